@@ -1,0 +1,75 @@
+package dev.rmqpatch.codec.header;
+
+import java.util.Map;
+
+import org.apache.rocketmq.remoting.exception.RemotingCommandException;
+
+/**
+ * Typed reads of ext-field values with stock's parse rules ({@code Integer.parseInt}, {@code Long.parseLong},
+ * {@code Boolean.parseBoolean}) but clear failures: stock 4.9.0 logs a bad field and leaves it null, which
+ * surfaces later as a NullPointerException far from the cause.
+ */
+final class ExtFields {
+
+    private ExtFields() {
+    }
+
+    static String requireString(Map<String, String> ext, String field) throws RemotingCommandException {
+        String value = ext == null ? null : ext.get(field);
+        if (value == null) {
+            throw missing(field);
+        }
+        return value;
+    }
+
+    static String optionalString(Map<String, String> ext, String field) {
+        return ext == null ? null : ext.get(field);
+    }
+
+    static Integer requireInt(Map<String, String> ext, String field) throws RemotingCommandException {
+        return parseInt(requireString(ext, field), field);
+    }
+
+    static Integer optionalInt(Map<String, String> ext, String field) throws RemotingCommandException {
+        String value = optionalString(ext, field);
+        return value == null ? null : parseInt(value, field);
+    }
+
+    static Long requireLong(Map<String, String> ext, String field) throws RemotingCommandException {
+        String value = requireString(ext, field);
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw malformed(field, value, "a long");
+        }
+    }
+
+    /** Absent means false, as for stock's primitive boolean fields; any text but "true" (any case) is false. */
+    static boolean optionalBoolean(Map<String, String> ext, String field) {
+        String value = optionalString(ext, field);
+        return value != null && Boolean.parseBoolean(value);
+    }
+
+    private static Integer parseInt(String value, String field) throws RemotingCommandException {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw malformed(field, value, "an int");
+        }
+    }
+
+    static void putIfNotNull(Map<String, String> ext, String field, Object value) {
+        if (value != null) {
+            ext.put(field, value.toString());
+        }
+    }
+
+    private static RemotingCommandException missing(String field) {
+        return new RemotingCommandException("the custom field <" + field + "> is null");
+    }
+
+    private static RemotingCommandException malformed(String field, String value, String type) {
+        String shown = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+        return new RemotingCommandException("the custom field <" + field + "> is not " + type + ": \"" + shown + "\"");
+    }
+}
