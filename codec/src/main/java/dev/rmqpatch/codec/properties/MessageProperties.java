@@ -70,49 +70,53 @@ public final class MessageProperties {
     /**
      * Parses a properties string with index arithmetic (stock uses two levels of {@code String.split}).
      * A null or empty string gives an empty map. The map is a presized {@link HashMap}, mutable, as stock's is.
+     *
+     * <p>A segment between property separators becomes a pair exactly when stock's {@code split("\u0001")}
+     * (which drops trailing empty strings) gives two parts: one name-value separator followed by a non-empty
+     * value, or further name-value separators only at the very end of the segment. The name may be empty.
      */
     public static Map<String, String> decode(String properties) {
         if (properties == null || properties.isEmpty()) {
             return new HashMap<String, String>();
         }
-        int len = properties.length();
-        HashMap<String, String> map = new HashMap<String, String>(capacityFor(countPairs(properties, len)));
+        final String s = properties;
+        final int len = s.length();
+        HashMap<String, String> map = new HashMap<String, String>(capacityFor(countPairs(s, len)));
+        // First name-value separator at or after the current segment's start (-1: none left, so no more pairs).
+        // It is carried from segment to segment: searching afresh from every segment start would rescan the rest
+        // of the string each time, quadratic on a crafted header with many segments and one separator at the end.
+        int nv = s.indexOf(NAME_VALUE_SEPARATOR);
         int start = 0;
-        while (start < len) {
-            int end = properties.indexOf(PROPERTY_SEPARATOR, start);
+        while (nv >= 0) {
+            int end = s.indexOf(PROPERTY_SEPARATOR, start);
             if (end < 0) {
                 end = len;
             }
-            putPair(properties, start, end, map);
+            if (nv < end) {
+                int sep = nv;
+                nv = s.indexOf(NAME_VALUE_SEPARATOR, sep + 1);
+                if (nv < 0 || nv > end) {
+                    if (end > sep + 1) {
+                        map.put(s.substring(start, sep), s.substring(sep + 1, end));
+                    }
+                } else {
+                    int i = nv + 1;
+                    while (i < end && s.charAt(i) == NAME_VALUE_SEPARATOR) {
+                        i++;
+                    }
+                    if (i == end && nv > sep + 1) {
+                        map.put(s.substring(start, sep), s.substring(sep + 1, nv));
+                    }
+                    // Nothing from i on was searched yet; the next segment's search starts past this one.
+                    nv = end < len ? s.indexOf(NAME_VALUE_SEPARATOR, end + 1) : -1;
+                }
+            }
+            if (end >= len) {
+                break;
+            }
             start = end + 1;
         }
         return map;
-    }
-
-    /**
-     * Adds the pair in {@code s[start, end)} when stock 4.9.0 would: {@code split("\u0001")} of the segment,
-     * with Java's trailing empty strings dropped, must give exactly two parts. That means one separator with a
-     * non-empty value after it (the name may be empty), or further separators only at the very end.
-     */
-    private static void putPair(String s, int start, int end, Map<String, String> map) {
-        int sep = s.indexOf(NAME_VALUE_SEPARATOR, start);
-        if (sep < 0 || sep >= end) {
-            return;
-        }
-        int valueEnd = s.indexOf(NAME_VALUE_SEPARATOR, sep + 1);
-        if (valueEnd < 0 || valueEnd >= end) {
-            valueEnd = end;
-        } else {
-            for (int i = valueEnd + 1; i < end; i++) {
-                if (s.charAt(i) != NAME_VALUE_SEPARATOR) {
-                    return;
-                }
-            }
-        }
-        if (valueEnd == sep + 1) {
-            return;
-        }
-        map.put(s.substring(start, sep), s.substring(sep + 1, valueEnd));
     }
 
     private static int countPairs(String s, int len) {

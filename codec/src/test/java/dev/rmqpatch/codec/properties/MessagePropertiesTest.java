@@ -1,0 +1,139 @@
+package dev.rmqpatch.codec.properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.junit.jupiter.api.Test;
+
+/** The encoder's own contract, beyond equality with stock. */
+class MessagePropertiesTest {
+
+    @Test
+    void separatorsAreStocks() {
+        assertEquals(MessageDecoder.NAME_VALUE_SEPARATOR, MessageProperties.NAME_VALUE_SEPARATOR);
+        assertEquals(MessageDecoder.PROPERTY_SEPARATOR, MessageProperties.PROPERTY_SEPARATOR);
+    }
+
+    @Test
+    void encodeWritesNoTrailingSeparator() {
+        assertEquals("k\u0001v", MessageProperties.encode(map("k", "v")));
+        assertEquals("a\u00011\u0002b\u00012\u0002c\u00013", MessageProperties.encode(map("a", "1", "b", "2", "c", "3")));
+        assertEquals("a\u00011\u0002c\u00013", MessageProperties.encode(map("a", "1", "b", null, "c", "3")),
+            "a skipped null value leaves no empty slot");
+        assertEquals("a\u00011", MessageProperties.encode(map("a", "1", "b", null)),
+            "a skipped last value leaves no trailing separator");
+        assertEquals("b\u00012", MessageProperties.encode(map("a", null, "b", "2")),
+            "a skipped first value leaves no leading separator");
+    }
+
+    @Test
+    void emptyInputsEncodeToEmptyString() {
+        assertEquals("", MessageProperties.encode(null));
+        assertEquals("", MessageProperties.encode(new HashMap<>()));
+        assertEquals("", MessageProperties.encode(map("a", null, "b", null)));
+        assertEquals("", MessageProperties.encodeForStore(null));
+        assertEquals("", MessageProperties.encodeForStore(new HashMap<>()));
+    }
+
+    @Test
+    void emptyValuesAreWrittenAsStockWritesThem() {
+        // Stock writes "k\u0001" + separator and drops the pair on parse; keeping that keeps the stored bytes stock-like.
+        assertEquals("k\u0001", MessageProperties.encode(map("k", "")));
+        assertEquals(Map.of(), MessageProperties.decode(MessageProperties.encode(map("k", ""))));
+    }
+
+    @Test
+    void nullOrEmptyStringDecodesToEmptyMutableMap() {
+        for (String s : new String[] {null, ""}) {
+            Map<String, String> m = MessageProperties.decode(s);
+            assertTrue(m.isEmpty());
+            m.put("still", "mutable");
+            assertEquals("mutable", m.get("still"));
+        }
+        Map<String, String> m = MessageProperties.decode("a\u0001b");
+        m.put("c", "d");
+        m.remove("a");
+        assertEquals(Map.of("c", "d"), m, "the decoded map is mutable, as stock's HashMap is");
+    }
+
+    @Test
+    void acceptsStrings490And491Style() {
+        Map<String, String> expected = map("WAIT", "true", "KEYS", "k", "TAGS", "t");
+        String withTrailing = "WAIT\u0001true\u0002KEYS\u0001k\u0002TAGS\u0001t\u0002";
+        String without = "WAIT\u0001true\u0002KEYS\u0001k\u0002TAGS\u0001t";
+        assertEquals(expected, MessageProperties.decode(withTrailing));
+        assertEquals(expected, MessageProperties.decode(without));
+        assertEquals(expected, MessageDecoder.string2messageProperties(without), "stock 4.9.0 reads our output too");
+    }
+
+    @Test
+    void encodeForStoreDropsTransientKeysAndLeavesTheMapAlone() {
+        Map<String, String> m = map(MessageConst.PROPERTY_WAIT_STORE_MSG_OK, "true", "KEYS", "k", "TAGS", "t");
+        for (String k : TransientProperties.keys()) {
+            m.put(k, "transient " + k);
+        }
+        Map<String, String> before = new HashMap<>(m);
+
+        String stored = MessageProperties.encodeForStore(m);
+
+        assertEquals(before, m, "the broker still needs WAIT after the string is built");
+        Map<String, String> expected = new HashMap<>(m);
+        for (String k : TransientProperties.keys()) {
+            expected.remove(k);
+        }
+        assertEquals(Map.of("KEYS", "k", "TAGS", "t"), expected, "fixture: only the two durable keys remain");
+        assertEquals(expected, MessageDecoder.string2messageProperties(stored));
+        assertFalse(stored.contains("WAIT"), stored);
+        assertFalse(stored.endsWith("\u0002"), "no trailing separator after dropping keys either");
+        assertFalse(stored.startsWith("\u0002"), "no leading separator after dropping keys either");
+    }
+
+    @Test
+    void encodeForStoreOfOnlyTransientKeysIsEmpty() {
+        Map<String, String> m = map(TransientProperties.WAIT, "true");
+        assertEquals("", MessageProperties.encodeForStore(m));
+        assertEquals("WAIT\u0001true", MessageProperties.encode(m), "plain encode keeps WAIT");
+    }
+
+    /**
+     * The surefire configuration sets {@code rmqpatch.transientProperties}, so the configured-key path runs in
+     * the build; without it (an IDE run) this still checks that WAIT alone is in force.
+     */
+    @Test
+    void configuredKeysAreInForce() {
+        String configured = System.getProperty(TransientProperties.SYSTEM_PROPERTY, "");
+        Set<String> expected = new HashSet<>(Arrays.asList(TransientProperties.parse(configured)));
+        assertEquals(expected, new HashSet<>(Arrays.asList(TransientProperties.keys())));
+        for (String k : expected) {
+            Map<String, String> m = map(k, "x", "durable", "y");
+            assertEquals("durable\u0001y", MessageProperties.encodeForStore(m), k);
+        }
+    }
+
+    @Test
+    void capacityHoldsEntriesWithoutResize() {
+        for (int n = 0; n < 10_000; n++) {
+            int capacity = MessageProperties.capacityFor(n);
+            int table = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+            assertTrue(n <= (int) (table * 0.75f), "capacity " + capacity + " for " + n + " entries resizes");
+        }
+    }
+
+    private static Map<String, String> map(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}
