@@ -69,7 +69,12 @@ final class ExtFields {
     }
 
     private static RemotingCommandException malformed(String field, String value, String type) {
-        String shown = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+        String shown = value;
+        if (value.length() > 64) {
+            // Never cut between the two halves of a surrogate pair: a lone surrogate would garble the log line.
+            int cut = Character.isHighSurrogate(value.charAt(63)) ? 63 : 64;
+            shown = value.substring(0, cut) + "...";
+        }
         return new RemotingCommandException("the custom field <" + field + "> is not " + type + ": \"" + shown + "\"");
     }
 }

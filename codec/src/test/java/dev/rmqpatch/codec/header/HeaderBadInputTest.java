@@ -44,7 +44,7 @@ class HeaderBadInputTest {
 
     private static final String[] NOT_A_NUMBER = {
         "", " ", "abc", "1.5", " 1", "1 ", "0x10", "1e3", "--1", "+", "-", "1_000", "\u00bd", "\ud835\udfcf", "null",
-        "9".repeat(1 << 20),
+        "9".repeat(1 << 20), "a" + "\ud83d\ude00".repeat(40),
     };
     private static final String[] INT_OVERFLOW = {"2147483648", "-2147483649", "99999999999", "+2147483648"};
     private static final String[] LONG_OVERFLOW = {"9223372036854775808", "-9223372036854775809", "1" + "0".repeat(40)};
@@ -103,6 +103,8 @@ class HeaderBadInputTest {
                 RemotingCommandException e = assertRejected(codec, ext, f.getName(), "is not");
                 assertTrue(e.getMessage().length() < 200, "a 1 MB value is not copied into the message: "
                     + e.getMessage().length() + " chars");
+                assertTrue(e.getMessage().codePoints().noneMatch(c -> Character.isSurrogate((char) c) && c <= 0xFFFF),
+                    "shortening must not split a surrogate pair: " + e.getMessage());
                 assertStockHalfFilled(codec, ext, f);
                 checked++;
             }

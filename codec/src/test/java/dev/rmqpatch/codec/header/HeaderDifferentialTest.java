@@ -2,7 +2,6 @@ package dev.rmqpatch.codec.header;
 
 import static dev.rmqpatch.codec.header.StockHeaders.assertSameHeader;
 import static dev.rmqpatch.codec.header.StockHeaders.describe;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import dev.rmqpatch.codec.Brief;
 import dev.rmqpatch.codec.RandomText;
 import dev.rmqpatch.codec.Seeds;
 import dev.rmqpatch.codec.hook.RemotingCommandHooks;
@@ -147,7 +147,7 @@ class HeaderDifferentialTest {
         CommandCustomHeader viaHook = RemotingCommandHooks.decodeCommandCustomHeader(cmd, codec.headerClass());
         assertNotNull(viaHook, context + " [hook declined a registered class]");
         assertSameHeader(stock, viaHook, context + " [hook]");
-        assertEquals(before, ext, context + ": decode must not touch the ext fields");
+        Brief.assertEqual(before, ext, () -> context + ": decode must not touch the ext fields");
     }
 
     private static <T extends CommandCustomHeader> void checkEncode(HeaderCodec<T> codec, T header,
@@ -156,11 +156,11 @@ class HeaderDifferentialTest {
 
         HashMap<String, String> ours = existing == null ? new HashMap<>() : new HashMap<>(existing);
         codec.encode(header, ours);
-        assertEquals(stock, ours, () -> where + " [codec]");
+        Brief.assertEqual(stock, ours, () -> where + " [codec]");
 
         RemotingCommand cmd = RemotingCommand.createRequestCommand(0, header);
         cmd.setExtFields(existing == null ? null : new HashMap<>(existing));
         assertTrue(RemotingCommandHooks.makeCustomHeaderToNet(cmd), where + " [hook declined a registered class]");
-        assertEquals(stock, cmd.getExtFields(), () -> where + " [hook]");
+        Brief.assertEqual(stock, cmd.getExtFields(), () -> where + " [hook]");
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import dev.rmqpatch.codec.Brief;
 import dev.rmqpatch.codec.RandomText;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
@@ -185,9 +186,7 @@ public final class StockHeaders {
             try {
                 Object e = g.invoke(expected);
                 Object a = g.invoke(actual);
-                if (!java.util.Objects.equals(e, a)) {
-                    assertEquals(e, a, where + ": " + g.getName() + "()");
-                }
+                Brief.assertEqual(e, a, () -> where + ": " + g.getName() + "()");
             } catch (ReflectiveOperationException e) {
                 throw new AssertionError(e);
             }
@@ -195,9 +194,7 @@ public final class StockHeaders {
         for (Field f : wireFields(expected.getClass())) {
             Object e = read(f, expected);
             Object a = read(f, actual);
-            if (!java.util.Objects.equals(e, a)) {
-                assertEquals(e, a, where + ": field " + f.getName());
-            }
+            Brief.assertEqual(e, a, () -> where + ": field " + f.getName());
         }
     }
 
@@ -226,12 +223,7 @@ public final class StockHeaders {
             return "null";
         }
         StringBuilder sb = new StringBuilder("{");
-        ext.keySet().stream().sorted(Comparator.nullsFirst(Comparator.naturalOrder())).forEach(k -> {
-            String v = ext.get(k);
-            String shown = v == null ? "null" : v.length() > 80 ? v.substring(0, 80) + "...(" + v.length() + ")" : v;
-            sb.append(k).append('=').append('"').append(shown.replace("\u0001", "<1>").replace("\u0002", "<2>"))
-                .append('"').append(", ");
-        });
+        ext.keySet().stream().sorted().forEach(k -> sb.append(k).append('=').append(Brief.of(ext.get(k))).append(", "));
         return sb.append('}').toString();
     }
 

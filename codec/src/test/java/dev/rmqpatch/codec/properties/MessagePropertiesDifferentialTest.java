@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import dev.rmqpatch.codec.Brief;
 import dev.rmqpatch.codec.RandomText;
 import dev.rmqpatch.codec.Seeds;
 import org.apache.rocketmq.common.message.MessageConst;
@@ -65,7 +66,8 @@ class MessagePropertiesDifferentialTest {
         }
         maps.add(many);
         for (int i = 0; i < maps.size(); i++) {
-            checkMap(maps.get(i), "named map #" + i + " " + maps.get(i));
+            Map<String, String> m = maps.get(i);
+            checkMap(m, "named map #" + i + " " + Brief.of(m));
         }
     }
 
@@ -121,7 +123,7 @@ class MessagePropertiesDifferentialTest {
             "WAIT\u0001true\u0002KEYS\u0001k1 k2\u0002TAGS\u0001t\u0002UNIQ_KEY\u0001C0A80001000018B4AAC2",
         };
         for (String s : inputs) {
-            checkDecode(s, "named input " + visible(s));
+            checkDecode(s, "named input " + Brief.of(s));
         }
     }
 
@@ -148,21 +150,19 @@ class MessagePropertiesDifferentialTest {
         Map<String, String> before = new HashMap<>(m);
         String ours = MessageProperties.encode(m);
         String stock = MessageDecoder.messageProperties2String(m);
-        assertEquals(stock, ours.isEmpty() ? "" : ours + PS,
+        Brief.assertEqual(stock, ours.isEmpty() ? "" : ours + PS,
             () -> where + ": ours must be stock's string without the trailing separator");
         Map<String, String> expected = expectedAfterRoundTrip(m);
-        assertEquals(expected, MessageDecoder.string2messageProperties(ours), () -> where + ": ours-encode -> stock-decode");
-        assertEquals(expected, MessageProperties.decode(stock), () -> where + ": stock-encode -> ours-decode");
-        assertEquals(expected, MessageProperties.decode(ours), () -> where + ": ours-encode -> ours-decode");
-        assertEquals(before, m, () -> where + ": encode must not touch the map");
+        Brief.assertEqual(expected, MessageDecoder.string2messageProperties(ours), () -> where + ": ours-encode -> stock-decode");
+        Brief.assertEqual(expected, MessageProperties.decode(stock), () -> where + ": stock-encode -> ours-decode");
+        Brief.assertEqual(expected, MessageProperties.decode(ours), () -> where + ": ours-encode -> ours-decode");
+        Brief.assertEqual(before, m, () -> where + ": encode must not touch the map");
     }
 
     private static void checkDecode(String s, String where) {
         Map<String, String> stock = MessageDecoder.string2messageProperties(s);
         Map<String, String> ours = MessageProperties.decode(s);
-        if (!stock.equals(ours)) {
-            assertEquals(stock, ours, where + ": decode of " + visible(s));
-        }
+        Brief.assertEqual(stock, ours, () -> where + ": decode of " + Brief.of(s));
     }
 
     /** What survives stock's split-based parser: null values are never written, empty values vanish on parse. */
@@ -194,10 +194,5 @@ class MessagePropertiesDifferentialTest {
             m.put(kv[i], kv[i + 1]);
         }
         return m;
-    }
-
-    static String visible(String s) {
-        String shown = s.length() > 200 ? s.substring(0, 200) + "...(" + s.length() + " chars)" : s;
-        return "\"" + shown.replace("\u0001", "<1>").replace("\u0002", "<2>") + "\"";
     }
 }
