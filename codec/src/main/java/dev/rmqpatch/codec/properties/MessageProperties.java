@@ -21,6 +21,8 @@ public final class MessageProperties {
     public static final char NAME_VALUE_SEPARATOR = 1;
     public static final char PROPERTY_SEPARATOR = 2;
 
+    static final int MAX_PRESIZE = 256;
+
     private MessageProperties() {
     }
 
@@ -119,10 +121,14 @@ public final class MessageProperties {
         return map;
     }
 
-    private static int countPairs(String s, int len) {
+    /**
+     * Segments in the string, counted up to {@link #MAX_PRESIZE}: enough for any real message, while a crafted
+     * header of a million empty segments cannot make one request allocate a table of millions of slots.
+     */
+    static int countPairs(String s, int len) {
         int n = 1;
         int i = s.indexOf(PROPERTY_SEPARATOR);
-        while (i >= 0 && i < len - 1) {
+        while (i >= 0 && i < len - 1 && n < MAX_PRESIZE) {
             n++;
             i = s.indexOf(PROPERTY_SEPARATOR, i + 1);
         }

@@ -129,6 +129,15 @@ class MessagePropertiesTest {
         }
     }
 
+    @Test
+    void presizeCountsSegmentsButIsCappedForCraftedInput() {
+        assertEquals(3, MessageProperties.countPairs("a\u0001b\u0002c\u0001d\u0002e\u0001f", 11));
+        assertEquals(2, MessageProperties.countPairs("a\u0001b\u0002c\u0001d\u0002", 8));
+        String crafted = "\u0002".repeat(1_000_000) + "k\u0001v";
+        assertEquals(MessageProperties.MAX_PRESIZE, MessageProperties.countPairs(crafted, crafted.length()));
+        assertEquals(Map.of("k", "v"), MessageProperties.decode(crafted));
+    }
+
     private static Map<String, String> map(String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
