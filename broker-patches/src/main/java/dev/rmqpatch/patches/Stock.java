@@ -1,0 +1,29 @@
+package dev.rmqpatch.patches;
+
+import dev.rmqpatch.patches.transform.MethodRef;
+
+/** Stock RocketMQ 4.9.0 classes and methods the patches target, as strings: never loaded by the build. */
+final class Stock {
+
+    static final String REMOTING_COMMAND = "org/apache/rocketmq/remoting/protocol/RemotingCommand";
+    static final String COMMAND_CUSTOM_HEADER = "org/apache/rocketmq/remoting/CommandCustomHeader";
+    static final String MESSAGE_DECODER = "org/apache/rocketmq/common/message/MessageDecoder";
+    static final String SEND_MESSAGE_PROCESSOR = "org/apache/rocketmq/broker/processor/SendMessageProcessor";
+    static final String SEND_MESSAGE_REQUEST_HEADER = "org/apache/rocketmq/common/protocol/header/SendMessageRequestHeader";
+    static final String MESSAGE_EXT_BROKER_INNER = "org/apache/rocketmq/store/MessageExtBrokerInner";
+
+    static final MethodRef DECODE_COMMAND_CUSTOM_HEADER = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeader",
+        "(Ljava/lang/Class;)L" + COMMAND_CUSTOM_HEADER + ";");
+    static final MethodRef MAKE_CUSTOM_HEADER_TO_NET = new MethodRef(REMOTING_COMMAND, "makeCustomHeaderToNet", "()V");
+    static final MethodRef PROPERTIES_TO_STRING = new MethodRef(MESSAGE_DECODER, "messageProperties2String",
+        "(Ljava/util/Map;)Ljava/lang/String;");
+    static final MethodRef STRING_TO_PROPERTIES = new MethodRef(MESSAGE_DECODER, "string2messageProperties",
+        "(Ljava/lang/String;)Ljava/util/Map;");
+    static final MethodRef ASYNC_SEND_MESSAGE = new MethodRef(SEND_MESSAGE_PROCESSOR, "asyncSendMessage",
+        "(Lio/netty/channel/ChannelHandlerContext;L" + REMOTING_COMMAND + ";"
+            + "Lorg/apache/rocketmq/broker/mqtrace/SendMessageContext;L" + SEND_MESSAGE_REQUEST_HEADER + ";)"
+            + "Ljava/util/concurrent/CompletableFuture;");
+
+    private Stock() {
+    }
+}

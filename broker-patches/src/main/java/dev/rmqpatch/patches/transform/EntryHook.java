@@ -1,0 +1,83 @@
+package dev.rmqpatch.patches.transform;
+
+import java.util.Collections;
+import java.util.List;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+
+/**
+ * Shape "entry hook with fallback": the method first calls a static hook with {@code this} and its arguments.
+ * For a method that returns an object, a non-null hook result is returned and null falls through to the stock
+ * body; for a void method, a hook returning {@code true} means "handled". The stock body stays intact, so
+ * whatever the hook declines behaves exactly as before.
+ */
+public final class EntryHook implements MethodEdit {
+
+    private final MethodRef target;
+    private final MethodRef hook;
+
+    public EntryHook(MethodRef target, MethodRef hook) {
+        this.target = target;
+        this.hook = hook;
+    }
+
+    @Override
+    public MethodRef target() {
+        return target;
+    }
+
+    @Override
+    public List<MethodRef> calls() {
+        return Collections.singletonList(hook);
+    }
+
+    @Override
+    public void apply(MethodNode m) throws PatchException {
+        Type returnType = Type.getReturnType(m.desc);
+        Type hookReturn = Type.getReturnType(hook.desc);
+        boolean isVoid = returnType.getSort() == Type.VOID;
+        if (isVoid ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT) {
+            throw new PatchException("hook " + hook + " must return " + (isVoid ? "boolean" : "an object")
+                + " for " + target);
+        }
+        if (returnType.getSort() != Type.VOID && returnType.getSort() != Type.OBJECT) {
+            throw new PatchException("entry hooks support void or object-returning methods, not " + target);
+        }
+        LabelNode stock = new LabelNode();
+        InsnList code = Bytecode.loadThisAndArgs(m);
+        code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, hook.owner, hook.name, hook.desc, false));
+        Object[] locals = Bytecode.entryLocals(target.owner, m);
+        if (isVoid) {
+            code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
+            code.add(new InsnNode(Opcodes.RETURN));
+            code.add(stock);
+            code.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]));
+        } else {
+            code.add(new InsnNode(Opcodes.DUP));
+            code.add(new JumpInsnNode(Opcodes.IFNULL, stock));
+            if (!hookReturn.equals(returnType)) {
+                code.add(new TypeInsnNode(Opcodes.CHECKCAST, returnType.getInternalName()));
+            }
+            code.add(new InsnNode(Opcodes.ARETURN));
+            code.add(stock);
+            code.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 1,
+                new Object[] {hookReturn.getInternalName()}));
+            code.add(new InsnNode(Opcodes.POP));
+        }
+        m.instructions.insert(code);
+    }
+
+    @Override
+    public String describe() {
+        return "entry of " + target + " calls " + hook + "; stock body runs when the hook declines";
+    }
+}

@@ -1,0 +1,27 @@
+package dev.rmqpatch.patches.transform;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.objectweb.asm.tree.MethodNode;
+
+/** One change to one method of a stock class. Implementations check that the method looks as expected. */
+public interface MethodEdit {
+
+    /** The method this edit rewrites. */
+    MethodRef target();
+
+    /** Methods the rewritten code calls (codec hooks); the patcher checks they exist and are public static. */
+    List<MethodRef> calls();
+
+    /**
+     * Rewrites {@code method} in place (frames are expanded: every frame is F_NEW).
+     *
+     * @throws PatchException when the method's code does not have the expected shape (for example a call-site
+     *                        count other than the expected one), so a changed RocketMQ version fails the build
+     */
+    void apply(MethodNode method) throws PatchException, IOException;
+
+    /** One line for PATCHES.md and the build log. */
+    String describe();
+}
