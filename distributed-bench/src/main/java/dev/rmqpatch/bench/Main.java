@@ -1,0 +1,56 @@
+package dev.rmqpatch.bench;
+
+import dev.rmqpatch.bench.agent.AgentMain;
+import dev.rmqpatch.bench.cli.UsageException;
+import java.util.Arrays;
+import java.util.List;
+
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink and compare commands. */
+public final class Main {
+    static final String HELP = String.join("\n",
+        "Usage: java -jar distributed-bench.jar <command> [options]",
+        "",
+        "Commands:",
+        "  run       coordinator: run one workload with load agents against a cluster (or --sink), print and save results",
+        "  compare   interleaved A/B rounds of RocketMQ variants on fresh local clusters (what scripts/compare.sh runs)",
+        "  agent     a load agent process (started by run/compare, or by hand on another host)",
+        "  sink      a no-op RocketMQ endpoint that acknowledges sends at once (the harness's own ceiling)",
+        "",
+        "Every command takes --help.");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+            System.out.println(HELP);
+            return args.length == 0 ? 2 : 0;
+        }
+        String command = args[0];
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        List<String> restList = Arrays.asList(rest);
+        boolean help = restList.contains("-h") || restList.contains("--help");
+        try {
+            switch (command) {
+                case "agent":
+                    if (help) {
+                        System.out.println(AgentMain.helpText());
+                        return 0;
+                    }
+                    return AgentMain.run(rest);
+                default:
+                    throw new UsageException("unknown command '" + command + "'");
+            }
+        } catch (UsageException e) {
+            System.err.println("bench " + command + ": " + e.getMessage() + " (see --help)");
+            return 2;
+        } catch (Exception e) {
+            System.err.println("bench " + command + ": " + e.getMessage());
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.rmqpatch.bench.agent;
+
+import dev.rmqpatch.bench.protocol.AgentResult;
+import dev.rmqpatch.bench.protocol.AgentStatus;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.protocol.StartRequest;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * One agent's life cycle: IDLE, then per run PREPARED, WARMUP, MEASURING and back to IDLE on stop. Requests that do
+ * not fit the current state are refused with a message naming both, so a confused coordinator fails loudly.
+ */
+public final class Agent {
+    /** Agent states, in the order a run goes through them. */
+    public enum State { IDLE, PREPARED, WARMUP, MEASURING, FAILED }
+
+    private final String name;
+    private final String host;
+    private final long pid = ProcessHandle.current().pid();
+    private State state = State.IDLE;
+    private String error;
+    private LoadGenerator generator;
+
+    public Agent(String name) {
+        this.name = name;
+        this.host = localHost();
+    }
+
+    private static String localHost() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public synchronized AgentStatus status() {
+        checkCrash();
+        AgentStatus s = new AgentStatus();
+        s.name = name;
+        s.host = host;
+        s.pid = pid;
+        s.state = state.name();
+        s.error = error;
+        s.javaVersion = System.getProperty("java.version");
+        s.cpus = Runtime.getRuntime().availableProcessors();
+        return s;
+    }
+
+    /** A sender thread died of something other than a send failure: the run cannot be trusted any more. */
+    private void checkCrash() {
+        if (generator != null && generator.crash() != null && state != State.FAILED) {
+            state = State.FAILED;
+            error = "a sender thread crashed: " + generator.crash();
+        }
+    }
+
+    public synchronized AgentStatus prepare(PrepareRequest request) throws AgentException {
+        if (state == State.FAILED) {
+            // A new run starts clean; the previous failure was already reported.
+            reset();
+        }
+        expect(State.IDLE, "prepare");
+        try {
+            generator = LoadGenerator.prepare(name, request);
+            state = State.PREPARED;
+            error = null;
+            return status();
+        } catch (LoadGenerator.PrepareException e) {
+            throw new AgentException(400, e.getMessage());
+        }
+    }
+
+    public synchronized AgentStatus start(StartRequest request) throws AgentException {
+        expect(State.PREPARED, "start");
+        generator.start(request.delayMs);
+        state = State.WARMUP;
+        return status();
+    }
+
+    public synchronized AgentStatus measure() throws AgentException {
+        checkCrash();
+        expect(State.WARMUP, "begin measuring");
+        generator.beginMeasurement();
+        state = State.MEASURING;
+        return status();
+    }
+
+    public synchronized ProgressReport progress() {
+        checkCrash();
+        ProgressReport report = generator == null || state == State.PREPARED ? new ProgressReport() : generator.progress();
+        report.state = state.name();
+        report.error = error;
+        return report;
+    }
+
+    public synchronized AgentResult stop() throws AgentException {
+        checkCrash();
+        if (state == State.FAILED) {
+            String cause = error;
+            reset();
+            throw new AgentException(500, cause);
+        }
+        if (state != State.WARMUP && state != State.MEASURING) {
+            throw new AgentException(409, name + " is " + state + "; there is no load to stop");
+        }
+        AgentResult result = generator.stop(host, pid);
+        result.name = name;
+        generator = null;
+        state = State.IDLE;
+        return result;
+    }
+
+    /** Drops whatever runs, back to IDLE; used on shutdown and when a coordinator gives up on a run. */
+    public synchronized void reset() {
+        if (generator != null) {
+            generator.abort();
+            generator = null;
+        }
+        state = State.IDLE;
+        error = null;
+    }
+
+    private void expect(State wanted, String action) throws AgentException {
+        if (state != wanted) {
+            throw new AgentException(409, name + " cannot " + action + " while " + state + (error == null ? "" : " (" + error + ")"));
+        }
+    }
+
+    /** A request the agent refuses; the HTTP layer turns it into a status code and a JSON error body. */
+    public static final class AgentException extends Exception {
+        private final int status;
+
+        public AgentException(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+}

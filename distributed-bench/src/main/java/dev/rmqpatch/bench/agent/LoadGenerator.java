@@ -1,0 +1,378 @@
+package dev.rmqpatch.bench.agent;
+
+import dev.rmqpatch.bench.protocol.AgentResult;
+import dev.rmqpatch.bench.protocol.Counts;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.workload.SendMode;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+/**
+ * Drives stock RocketMQ producers from N threads. One {@link DefaultMQProducer} per topic and producersPerTopic,
+ * shared round-robin by the threads (as RocketMQ's own benchmark and OpenMessaging Benchmark's driver do); each
+ * producer gets its own instance name, hence its own connections.
+ */
+final class LoadGenerator {
+    private static final long ROUTE_WAIT_MS = 15_000;
+
+    private final String agentName;
+    private final PrepareRequest request;
+    private final SendMode mode;
+    private final List<DefaultMQProducer> producers = new ArrayList<>();
+    private final List<String> producerTopics = new ArrayList<>();
+    private final byte[] payload;
+    private final UniformRateLimiter limiter;
+    private final Semaphore outstanding;
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<PhaseStats> phases = new ArrayList<>();
+
+    private volatile boolean running;
+    private volatile PhaseStats phase;
+    private volatile Throwable threadCrash;
+    private long measureStartNanos;
+    private long measureStartCpu;
+
+    private LoadGenerator(String agentName, PrepareRequest request) {
+        this.agentName = agentName;
+        this.request = request;
+        this.mode = SendMode.parse(request.mode);
+        this.payload = new byte[request.messageSize];
+        // Random bytes: the body neither compresses nor repeats; seeded so runs send the same bytes.
+        new Random(request.messageSize).nextBytes(payload);
+        this.limiter = request.ratePerSecond > 0 ? new UniformRateLimiter(request.ratePerSecond) : null;
+        this.outstanding = mode == SendMode.ASYNC ? new Semaphore(Math.max(1, request.maxOutstanding)) : null;
+    }
+
+    /** Starts the producers and checks that every topic is routable with the expected queues; throws with the cause. */
+    static LoadGenerator prepare(String agentName, PrepareRequest request) throws PrepareException {
+        validate(request);
+        LoadGenerator generator = new LoadGenerator(agentName, request);
+        try {
+            generator.startProducers();
+            generator.awaitRoutes();
+            return generator;
+        } catch (PrepareException e) {
+            generator.shutdownProducers();
+            throw e;
+        } catch (RuntimeException e) {
+            generator.shutdownProducers();
+            throw new PrepareException("could not start producers against name server " + request.namesrv + ": " + e, e);
+        }
+    }
+
+    private static void validate(PrepareRequest r) throws PrepareException {
+        if (r.namesrv == null || r.namesrv.isBlank()) {
+            throw new PrepareException("prepare request without namesrv", null);
+        }
+        if (r.topics == null || r.topics.isEmpty()) {
+            throw new PrepareException("prepare request without topics", null);
+        }
+        if (r.threads < 1 || r.messageSize < 1 || r.producersPerTopic < 1 || r.sendTimeoutMs < 1) {
+            throw new PrepareException("threads, messageSize, producersPerTopic and sendTimeoutMs must be positive", null);
+        }
+        try {
+            SendMode.parse(r.mode);
+        } catch (IllegalArgumentException e) {
+            throw new PrepareException(e.getMessage(), null);
+        }
+    }
+
+    private void startProducers() throws PrepareException {
+        String group = "rmqpatch-bench-" + (request.runId == null ? "run" : request.runId);
+        for (String topic : request.topics) {
+            for (int p = 0; p < request.producersPerTopic; p++) {
+                DefaultMQProducer producer = new DefaultMQProducer(group);
+                producer.setNamesrvAddr(request.namesrv);
+                producer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-" + topic + "-" + p);
+                producer.setSendMsgTimeout(request.sendTimeoutMs);
+                producer.setVipChannelEnabled(false);
+                try {
+                    producer.start();
+                } catch (MQClientException e) {
+                    throw new PrepareException("producer for topic " + topic + " did not start: " + e.getErrorMessage(), e);
+                }
+                producers.add(producer);
+                producerTopics.add(topic);
+            }
+        }
+    }
+
+    private void awaitRoutes() throws PrepareException {
+        long deadline = System.currentTimeMillis() + ROUTE_WAIT_MS;
+        for (String topic : request.topics) {
+            DefaultMQProducer producer = producers.get(producerTopics.indexOf(topic));
+            String last = "no answer";
+            while (true) {
+                try {
+                    List<MessageQueue> queues = producer.fetchPublishMessageQueues(topic);
+                    if (request.partitionsPerTopic <= 0 || queues.size() == request.partitionsPerTopic) {
+                        break;
+                    }
+                    last = "route shows " + queues.size() + " write queues, expected " + request.partitionsPerTopic;
+                } catch (MQClientException e) {
+                    last = e.getErrorMessage() == null ? String.valueOf(e) : e.getErrorMessage();
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new PrepareException("no usable route for topic " + topic + " from name server " + request.namesrv
+                        + " after " + ROUTE_WAIT_MS / 1000 + " s (is the broker up and registered, and the topic created?): "
+                        + firstLine(last), null);
+                }
+                sleepQuietly(200);
+            }
+        }
+    }
+
+    private static String firstLine(String text) {
+        int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl);
+    }
+
+    /** Begins sending (warm-up phase) after the delay. */
+    synchronized void start(long delayMs) {
+        long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
+        phase = newPhase(begin);
+        if (limiter != null) {
+            limiter.start(begin);
+        }
+        running = true;
+        for (int i = 0; i < request.threads; i++) {
+            int index = i;
+            Thread t = new Thread(() -> runThread(index, begin), agentName + "-sender-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private PhaseStats newPhase(long startNanos) {
+        PhaseStats stats = new PhaseStats(startNanos);
+        synchronized (phases) {
+            phases.add(stats);
+        }
+        return stats;
+    }
+
+    private void runThread(int index, long beginNanos) {
+        try {
+            long wait = beginNanos - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            DefaultMQProducer producer = producers.get(index % producers.size());
+            String topic = producerTopics.get(index % producers.size());
+            while (running) {
+                long intended = limiter == null ? -1 : limiter.acquire(() -> running);
+                if (!running) {
+                    break;
+                }
+                sendOne(producer, topic, intended);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            threadCrash = t;
+            running = false;
+        }
+    }
+
+    private void sendOne(DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
+        PhaseStats stats = phase;
+        Message message = new Message(topic, payload);
+        if (outstanding != null) {
+            outstanding.acquire();
+        }
+        long start = System.nanoTime();
+        long delay = intendedNanos < 0 ? -1 : Math.max(0, start - intendedNanos);
+        stats.onSent();
+        try {
+            switch (mode) {
+                case SYNC: {
+                    SendResult result = producer.send(message);
+                    stats.onAcked(result.getSendStatus().name(), System.nanoTime() - start, delay);
+                    break;
+                }
+                case ONEWAY: {
+                    producer.sendOneway(message);
+                    stats.onUnconfirmed(System.nanoTime() - start, delay);
+                    break;
+                }
+                case ASYNC: {
+                    producer.send(message, new SendCallback() {
+                        @Override
+                        public void onSuccess(SendResult result) {
+                            stats.onAcked(result.getSendStatus().name(), System.nanoTime() - start, delay);
+                            outstanding.release();
+                        }
+
+                        @Override
+                        public void onException(Throwable e) {
+                            stats.onFailed(e);
+                            outstanding.release();
+                        }
+                    });
+                    break;
+                }
+                default:
+                    throw new IllegalStateException(mode.name());
+            }
+        } catch (InterruptedException e) {
+            stats.onFailed(e);
+            if (outstanding != null) {
+                outstanding.release();
+            }
+            throw e;
+        } catch (Exception e) {
+            stats.onFailed(e);
+            if (outstanding != null) {
+                outstanding.release();
+            }
+        }
+    }
+
+    /** Starts the measurement window: from now on sends are charged to a fresh phase. */
+    synchronized void beginMeasurement() {
+        measureStartNanos = System.nanoTime();
+        measureStartCpu = processCpuNanos();
+        phase = newPhase(measureStartNanos);
+    }
+
+    ProgressReport progress() {
+        PhaseStats current = phase;
+        ProgressReport report = new ProgressReport();
+        if (current == null) {
+            return report;
+        }
+        PhaseStats.Interval interval = current.drainInterval(System.nanoTime());
+        report.intervalNanos = interval.nanos;
+        report.sent = interval.sent;
+        report.acked = interval.acked;
+        report.failed = interval.failed;
+        report.latencyHistogram = Histograms.encode(interval.latency);
+        return report;
+    }
+
+    Throwable crash() {
+        return threadCrash;
+    }
+
+    /** Stops sending, waits for answers to what was sent, and reports the measurement window. */
+    synchronized AgentResult stop(String host, long pid) {
+        long stopNanos = System.nanoTime();
+        long stopCpu = processCpuNanos();
+        running = false;
+        long joinDeadline = System.currentTimeMillis() + request.sendTimeoutMs + 5_000L;
+        for (Thread t : threads) {
+            long left = joinDeadline - System.currentTimeMillis();
+            try {
+                t.join(Math.max(1, left));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        long inFlight = drainAsync(joinDeadline);
+        PhaseStats window = phases.size() > 1 ? phase : null;
+
+        AgentResult result = new AgentResult();
+        result.host = host;
+        result.pid = pid;
+        result.mode = mode.label();
+        result.threads = request.threads;
+        result.ratePerSecond = request.ratePerSecond;
+        result.total = new Counts();
+        synchronized (phases) {
+            for (PhaseStats p : phases) {
+                // Answers still missing belong to the newest phase: the older ones ended long before.
+                result.total.add(p.counts(p == phase ? inFlight : 0));
+            }
+        }
+        if (window == null) {
+            // Stopped during warm-up: an empty window, but the totals still describe what was sent.
+            result.window = new Counts();
+            result.windowNanos = 0;
+            result.latencyHistogram = Histograms.encode(Histograms.create());
+            result.byStatus = new java.util.TreeMap<>();
+            result.byError = new java.util.TreeMap<>();
+            result.errorSamples = new java.util.TreeMap<>();
+        } else {
+            result.window = window.counts(inFlight);
+            result.windowNanos = stopNanos - measureStartNanos;
+            result.cpuNanos = stopCpu - measureStartCpu;
+            result.latencyHistogram = Histograms.encode(window.cumulativeLatency());
+            if (limiter != null) {
+                result.sendDelayHistogram = Histograms.encode(window.cumulativeSendDelay());
+            }
+            result.byStatus = window.byStatus();
+            result.byError = window.byError();
+            result.errorSamples = window.errorSamples();
+        }
+        shutdownProducers();
+        return result;
+    }
+
+    private long drainAsync(long deadlineMs) {
+        if (outstanding == null) {
+            return 0;
+        }
+        int permits = Math.max(1, request.maxOutstanding);
+        while (outstanding.availablePermits() < permits && System.currentTimeMillis() < deadlineMs) {
+            sleepQuietly(10);
+        }
+        return permits - outstanding.availablePermits();
+    }
+
+    /** Stops everything without a report (agent shutdown, failed run). */
+    synchronized void abort() {
+        running = false;
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        shutdownProducers();
+    }
+
+    private void shutdownProducers() {
+        for (DefaultMQProducer producer : producers) {
+            try {
+                producer.shutdown();
+            } catch (RuntimeException ignored) {
+                // Shutting down after a failure; the first error is the one that matters.
+            }
+        }
+        producers.clear();
+    }
+
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean) {
+            return ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Preparing failed; the message says why in terms the operator can act on. */
+    static final class PrepareException extends Exception {
+        PrepareException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.rmqpatch.bench.protocol;
+
+/** {@code GET /status}: who the agent is and what it is doing. */
+public final class AgentStatus {
+    public String name;
+    public String host;
+    public long pid;
+    /** IDLE, PREPARED, WARMUP, MEASURING, STOPPING, FAILED. */
+    public String state;
+    /** Set when the state is FAILED, or for a request that could not be served. */
+    public String error;
+    public String javaVersion;
+    public int cpus;
+}

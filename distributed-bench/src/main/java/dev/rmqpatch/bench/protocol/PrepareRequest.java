@@ -1,0 +1,22 @@
+package dev.rmqpatch.bench.protocol;
+
+import java.util.List;
+
+/** Coordinator to agent: create and start the producers for one run. JSON body of {@code POST /prepare}. */
+public final class PrepareRequest {
+    public String runId;
+    public String namesrv;
+    public List<String> topics;
+    /** Queues the coordinator created per topic; the agent checks that its route shows as many. */
+    public int partitionsPerTopic;
+    public int messageSize;
+    public int producersPerTopic;
+    public int threads;
+    /** sync, async or oneway. */
+    public String mode;
+    /** This agent's share of the workload's producerRate; 0 = unlimited. */
+    public double ratePerSecond;
+    public int sendTimeoutMs;
+    /** Async only: messages in flight per agent before a thread waits. */
+    public int maxOutstanding;
+}

@@ -1,0 +1,114 @@
+package dev.rmqpatch.bench.workload;
+
+/**
+ * What to run. Field names follow OpenMessaging Benchmark workload files (topics, partitionsPerTopic, messageSize,
+ * producersPerTopic, producerRate), with durations in seconds; threadsPerAgent and sendMode are this harness's own.
+ * Immutable; the {@code with*} methods apply command-line overrides.
+ */
+public final class Workload {
+    private final String name;
+    private final int topics;
+    private final int partitionsPerTopic;
+    private final int messageSize;
+    private final int producersPerTopic;
+    private final double producerRate;
+    private final int warmupDurationSeconds;
+    private final int testDurationSeconds;
+    private final int threadsPerAgent;
+    private final SendMode sendMode;
+
+    public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
+                    double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
+                    SendMode sendMode) {
+        this.name = require(name != null && !name.isBlank(), name, "name must not be empty");
+        this.topics = atLeast("topics", topics, 1);
+        this.partitionsPerTopic = atLeast("partitionsPerTopic", partitionsPerTopic, 1);
+        this.messageSize = atLeast("messageSize", messageSize, 1);
+        this.producersPerTopic = atLeast("producersPerTopic", producersPerTopic, 1);
+        if (!(producerRate >= 0) || Double.isInfinite(producerRate)) {
+            throw new IllegalArgumentException("producerRate must be 0 (unlimited) or a positive rate, not " + producerRate);
+        }
+        this.producerRate = producerRate;
+        this.warmupDurationSeconds = atLeast("warmupDurationSeconds", warmupDurationSeconds, 0);
+        this.testDurationSeconds = atLeast("testDurationSeconds", testDurationSeconds, 1);
+        this.threadsPerAgent = atLeast("threadsPerAgent", threadsPerAgent, 1);
+        if (sendMode == null) {
+            throw new IllegalArgumentException("sendMode must be set");
+        }
+        this.sendMode = sendMode;
+        if (messageSize > 4 * 1024 * 1024) {
+            throw new IllegalArgumentException("messageSize " + messageSize + " exceeds the broker's 4 MiB default limit");
+        }
+    }
+
+    /** The article's workload: one topic with 18 queues, 300-byte bodies, sync send, no rate limit. */
+    public static Workload defaults() {
+        return new Workload("default", 1, 18, 300, 1, 0, 5, 20, 32, SendMode.SYNC);
+    }
+
+    private static <T> T require(boolean ok, T value, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+        return value;
+    }
+
+    private static int atLeast(String field, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(field + " must be at least " + min + ", not " + value);
+        }
+        return value;
+    }
+
+    public String name() { return name; }
+    public int topics() { return topics; }
+    public int partitionsPerTopic() { return partitionsPerTopic; }
+    public int messageSize() { return messageSize; }
+    public int producersPerTopic() { return producersPerTopic; }
+    /** Total messages per second over all agents; 0 means as fast as the producers go. */
+    public double producerRate() { return producerRate; }
+    public int warmupDurationSeconds() { return warmupDurationSeconds; }
+    public int testDurationSeconds() { return testDurationSeconds; }
+    public int threadsPerAgent() { return threadsPerAgent; }
+    public SendMode sendMode() { return sendMode; }
+
+    public Workload withMessageSize(int v) {
+        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+    }
+
+    public Workload withPartitionsPerTopic(int v) {
+        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+    }
+
+    public Workload withTopics(int v) {
+        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+    }
+
+    public Workload withProducerRate(double v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+    }
+
+    public Workload withWarmupDurationSeconds(int v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode);
+    }
+
+    public Workload withTestDurationSeconds(int v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode);
+    }
+
+    public Workload withThreadsPerAgent(int v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode);
+    }
+
+    public Workload withSendMode(SendMode v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v);
+    }
+
+    @Override
+    public String toString() {
+        return name + ": " + topics + " topic(s) x " + partitionsPerTopic + " queues, " + messageSize + " B, "
+            + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
+            + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
+            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s";
+    }
+}

@@ -1,0 +1,148 @@
+package dev.rmqpatch.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadParserTest {
+
+    @Test
+    void ombStyleYamlIsRead() {
+        Workload w = WorkloadParser.parse(String.join("\n",
+            "# the article's produce workload",
+            "name: 1-topic-18-partitions-300b",
+            "",
+            "topics: 1",
+            "partitionsPerTopic: 18",
+            "messageSize: 300   # bytes",
+            "producersPerTopic: 2",
+            "producerRate: 50000",
+            "subscriptionsPerTopic: 0",
+            "consumerPerSubscription: 0",
+            "keyDistributor: \"NO_KEY\"",
+            "warmupDurationSeconds: 3",
+            "testDurationSeconds: 30",
+            "threadsPerAgent: 16",
+            "sendMode: async"));
+        assertEquals("1-topic-18-partitions-300b", w.name());
+        assertEquals(1, w.topics());
+        assertEquals(18, w.partitionsPerTopic());
+        assertEquals(300, w.messageSize());
+        assertEquals(2, w.producersPerTopic());
+        assertEquals(50000, w.producerRate());
+        assertEquals(3, w.warmupDurationSeconds());
+        assertEquals(30, w.testDurationSeconds());
+        assertEquals(16, w.threadsPerAgent());
+        assertEquals(SendMode.ASYNC, w.sendMode());
+    }
+
+    @Test
+    void jsonIsReadAndMissingFieldsKeepDefaults() {
+        Workload w = WorkloadParser.parse("{\"name\": \"small\", \"messageSize\": 1024, \"producerRate\": 1000.5}");
+        Workload d = Workload.defaults();
+        assertEquals("small", w.name());
+        assertEquals(1024, w.messageSize());
+        assertEquals(1000.5, w.producerRate());
+        assertEquals(d.partitionsPerTopic(), w.partitionsPerTopic());
+        assertEquals(d.testDurationSeconds(), w.testDurationSeconds());
+        assertEquals(SendMode.SYNC, w.sendMode());
+    }
+
+    @Test
+    void defaultsAreTheArticlesWorkload() {
+        Workload d = Workload.defaults();
+        assertEquals(18, d.partitionsPerTopic());
+        assertEquals(300, d.messageSize());
+        assertEquals(0, d.producerRate());
+        assertEquals(SendMode.SYNC, d.sendMode());
+    }
+
+    @Test
+    void ombMinutesAreConverted() {
+        Workload w = WorkloadParser.parse("testDurationMinutes: 2\nwarmupDurationMinutes: 0.5\n");
+        assertEquals(120, w.testDurationSeconds());
+        assertEquals(30, w.warmupDurationSeconds());
+    }
+
+    @Test
+    void secondsAndMinutesTogetherAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("testDurationMinutes: 2\ntestDurationSeconds: 5\n"));
+        assertTrue(e.getMessage().contains("not both"), e.getMessage());
+    }
+
+    @Test
+    void unknownFieldIsAnErrorNamingIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("partitionPerTopic: 18\n"));
+        assertTrue(e.getMessage().contains("partitionPerTopic"), e.getMessage());
+    }
+
+    @Test
+    void consumersAreRefusedNotIgnored() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("subscriptionsPerTopic: 1\n"));
+        assertTrue(e.getMessage().contains("consumers"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("payloadFile: payload/payload-1Kb.data\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("keyDistributor: RANDOM_NANO\n"));
+    }
+
+    @Test
+    void badValuesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("partitionsPerTopic: 0\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("messageSize: -1\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("messageSize: 1.5\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("messageSize: big\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("producerRate: -5\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("sendMode: batch\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("testDurationSeconds: 0\n"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("[1, 2]"));
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("{\"topics\": [1]}"));
+    }
+
+    @Test
+    void nestedOrMalformedYamlIsRefusedWithTheLine() {
+        IllegalArgumentException nested = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("name: x\ntopics:\n  - a\n"));
+        assertTrue(nested.getMessage().contains("line 3"), nested.getMessage());
+        IllegalArgumentException noColon = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("name x\n"));
+        assertTrue(noColon.getMessage().contains("line 1"), noColon.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("topics: 1\ntopics: 2\n"));
+    }
+
+    @Test
+    void hashInsideQuotesIsNotAComment(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w.yaml");
+        Files.writeString(file, "name: 'run #1' # comment\n");
+        assertEquals("run #1", WorkloadParser.parse(file).name());
+    }
+
+    @Test
+    void fileErrorsNameTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "topics: zero\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse(file));
+        assertTrue(e.getMessage().contains("bad.yaml"), e.getMessage());
+    }
+
+    @Test
+    void overridesReplaceOneFieldEach() {
+        Workload w = Workload.defaults().withMessageSize(1000).withThreadsPerAgent(4).withProducerRate(10)
+            .withWarmupDurationSeconds(0).withTestDurationSeconds(3).withSendMode(SendMode.ONEWAY).withTopics(2)
+            .withPartitionsPerTopic(4);
+        assertEquals(1000, w.messageSize());
+        assertEquals(4, w.threadsPerAgent());
+        assertEquals(10, w.producerRate());
+        assertEquals(0, w.warmupDurationSeconds());
+        assertEquals(3, w.testDurationSeconds());
+        assertEquals(SendMode.ONEWAY, w.sendMode());
+        assertEquals(2, w.topics());
+        assertEquals(4, w.partitionsPerTopic());
+    }
+}
