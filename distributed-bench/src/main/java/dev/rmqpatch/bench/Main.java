@@ -42,6 +42,18 @@ public final class Main {
                         return 0;
                     }
                     return AgentMain.run(rest);
+                case "run":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.coordinator.RunCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.coordinator.RunCommand.run(rest, System.out);
+                case "sink":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.sink.SinkMain.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.sink.SinkMain.run(rest);
                 default:
                     throw new UsageException("unknown command '" + command + "'");
             }

@@ -41,7 +41,7 @@ public final class AgentMain {
         String name = flags.get("--name", "agent-" + pid);
         Path logDir = Path.of(flags.get("--log-dir", System.getProperty("java.io.tmpdir") + "/rmqpatch-agent-" + pid));
         Files.createDirectories(logDir);
-        configureClientLogging(logDir);
+        dev.rmqpatch.bench.ClientLogging.configure(logDir);
 
         Agent agent = new Agent(name);
         Object done = new Object();
@@ -75,18 +75,5 @@ public final class AgentMain {
         }
         server.close();
         return 0;
-    }
-
-    /**
-     * The client logs at INFO to files in the agent's log folder, never to the console: the coordinator owns stdout,
-     * and console logging would cost CPU that the broker shares on small machines. Must run before any RocketMQ class
-     * loads, because the client reads these properties in static initialisers.
-     */
-    static void configureClientLogging(Path logDir) {
-        System.setProperty("rocketmq.client.logUseSlf4j", "false");
-        System.setProperty("rocketmq.client.logRoot", logDir.toAbsolutePath().toString());
-        System.setProperty("rocketmq.client.logLevel", System.getProperty("rocketmq.client.logLevel", "INFO"));
-        System.setProperty("rocketmq.client.logFileMaxSize", String.valueOf(256L * 1024 * 1024));
-        org.apache.rocketmq.client.log.ClientLogger.getLog();
     }
 }

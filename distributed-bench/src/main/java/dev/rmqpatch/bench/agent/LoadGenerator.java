@@ -25,8 +25,6 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * producer gets its own instance name, hence its own connections.
  */
 final class LoadGenerator {
-    private static final long ROUTE_WAIT_MS = 15_000;
-
     private final String agentName;
     private final PrepareRequest request;
     private final SendMode mode;
@@ -110,7 +108,7 @@ final class LoadGenerator {
     }
 
     private void awaitRoutes() throws PrepareException {
-        long deadline = System.currentTimeMillis() + ROUTE_WAIT_MS;
+        long deadline = System.currentTimeMillis() + request.routeWaitMs;
         for (String topic : request.topics) {
             DefaultMQProducer producer = producers.get(producerTopics.indexOf(topic));
             String last = "no answer";
@@ -126,7 +124,7 @@ final class LoadGenerator {
                 }
                 if (System.currentTimeMillis() > deadline) {
                     throw new PrepareException("no usable route for topic " + topic + " from name server " + request.namesrv
-                        + " after " + ROUTE_WAIT_MS / 1000 + " s (is the broker up and registered, and the topic created?): "
+                        + " after " + request.routeWaitMs / 1000.0 + " s (is the broker up and registered, and the topic created?): "
                         + firstLine(last), null);
                 }
                 sleepQuietly(200);

@@ -19,4 +19,6 @@ public final class PrepareRequest {
     public int sendTimeoutMs;
     /** Async only: messages in flight per agent before a thread waits. */
     public int maxOutstanding;
+    /** How long to wait for the topics' routes to appear at the name server before giving up. */
+    public int routeWaitMs = 15_000;
 }

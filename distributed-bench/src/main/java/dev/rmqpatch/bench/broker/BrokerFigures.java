@@ -1,0 +1,72 @@
+package dev.rmqpatch.bench.broker;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the broker did in a measurement window, from two {@link BrokerSample}s. CPU and bytes are divided by the
+ * messages the broker stored in the same window, read in the same instant as the other counters, so the ratios do not
+ * depend on how well the agents' window lines up with the broker's.
+ */
+public final class BrokerFigures {
+    public double windowSeconds;
+    public Long messagesStored;
+    /** Broker-side throughput: messages stored per second of the window. */
+    public Double storedPerSecond;
+    public Double cpuUsPerMsg;
+    public Double storedBytesPerMsg;
+    public Double gcPauseMillis;
+    public Double gcCollections;
+    /** Cores' worth of CPU the broker JVM used on average. */
+    public Double brokerCores;
+    /** Cores' worth of CPU used by the whole machine, and by each role. */
+    public Double machineBusyCores;
+    public Map<String, Double> roleCores;
+    /** Machine CPU not explained by any process of the run: other load that distorts the numbers. */
+    public Double otherCores;
+
+    public static BrokerFigures between(BrokerSample start, BrokerSample end) {
+        BrokerFigures f = new BrokerFigures();
+        long wall = end.wallNanos - start.wallNanos;
+        f.windowSeconds = wall / 1e9;
+        if (start.putMessages != null && end.putMessages != null) {
+            f.messagesStored = end.putMessages - start.putMessages;
+            f.storedPerSecond = wall > 0 ? f.messagesStored / f.windowSeconds : null;
+        }
+        boolean perMessage = f.messagesStored != null && f.messagesStored > 0;
+        if (perMessage && start.brokerCpuNanos != null && end.brokerCpuNanos != null) {
+            f.cpuUsPerMsg = (end.brokerCpuNanos - start.brokerCpuNanos) / 1000.0 / f.messagesStored;
+        }
+        if (perMessage && start.commitLogMaxOffset != null && end.commitLogMaxOffset != null) {
+            f.storedBytesPerMsg = (double) (end.commitLogMaxOffset - start.commitLogMaxOffset) / f.messagesStored;
+        }
+        if (start.gcPauseMillis != null && end.gcPauseMillis != null) {
+            f.gcPauseMillis = end.gcPauseMillis - start.gcPauseMillis;
+            f.gcCollections = end.gcCollections - start.gcCollections;
+        }
+        if (wall > 0) {
+            if (start.brokerCpuNanos != null && end.brokerCpuNanos != null) {
+                f.brokerCores = (double) (end.brokerCpuNanos - start.brokerCpuNanos) / wall;
+            }
+            if (start.machineBusyNanos != null && end.machineBusyNanos != null) {
+                f.machineBusyCores = (double) (end.machineBusyNanos - start.machineBusyNanos) / wall;
+            }
+            if (start.roleCpuNanos != null && end.roleCpuNanos != null) {
+                f.roleCores = new LinkedHashMap<>();
+                double known = 0;
+                for (Map.Entry<String, Long> e : end.roleCpuNanos.entrySet()) {
+                    Long before = start.roleCpuNanos.get(e.getKey());
+                    if (before != null && e.getValue() != null) {
+                        double cores = (double) (e.getValue() - before) / wall;
+                        f.roleCores.put(e.getKey(), cores);
+                        known += cores;
+                    }
+                }
+                if (f.machineBusyCores != null) {
+                    f.otherCores = Math.max(0, f.machineBusyCores - known);
+                }
+            }
+        }
+        return f;
+    }
+}

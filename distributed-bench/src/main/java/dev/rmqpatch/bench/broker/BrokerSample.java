@@ -1,0 +1,20 @@
+package dev.rmqpatch.bench.broker;
+
+import java.util.Map;
+
+/** Broker-side counters at one instant; two samples bracket a measurement window. Null = not available. */
+public final class BrokerSample {
+    public long wallNanos;
+    /** Messages the broker(s) stored so far (msgPutTotalTodayNow: every put since start, despite the name). */
+    public Long putMessages;
+    /** Sum over brokers of the CommitLog's max physical offset: bytes appended since the store was created. */
+    public Long commitLogMaxOffset;
+    /** Broker JVM CPU time, local brokers only. */
+    public Long brokerCpuNanos;
+    public Double gcPauseMillis;
+    public Double gcCollections;
+    /** Whole machine, all cores. */
+    public Long machineBusyNanos;
+    /** CPU time per role (broker, namesrv, agents, coordinator, sink) of the processes this tool started or knows. */
+    public Map<String, Long> roleCpuNanos;
+}

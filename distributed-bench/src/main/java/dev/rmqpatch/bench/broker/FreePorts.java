@@ -1,0 +1,43 @@
+package dev.rmqpatch.bench.broker;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+/** Finds ports that nothing listens on, for name servers and brokers started on loopback. */
+public final class FreePorts {
+    private FreePorts() {
+    }
+
+    public static int any() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * A broker listen port P such that P-2 (the "VIP" channel a 4.9 broker also opens) and P+1 (its HA port) are free
+     * as well. Ports are probed, not reserved: another process could take one before the broker binds, which the
+     * launcher reports as a start failure naming the port.
+     */
+    public static int forBroker() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int p = any();
+            if (p > 1026 && p < 65534 && free(p - 2) && free(p + 1)) {
+                return p;
+            }
+        }
+        throw new IOException("no free port P with P-2 and P+1 also free after 50 attempts");
+    }
+
+    static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress("0.0.0.0", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.protocol.AgentResult;
+import dev.rmqpatch.bench.protocol.AgentStatus;
+import dev.rmqpatch.bench.protocol.ErrorBody;
+import dev.rmqpatch.bench.protocol.Json;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.protocol.StartRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The coordinator's handle on one agent, local or remote. Every call has a timeout, and every failure becomes an
+ * {@link AgentFailure} that names the agent, its address and the cause: the agent's own error text, or, for a local
+ * agent that died, its exit code and last output.
+ */
+public final class AgentClient {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
+        .version(HttpClient.Version.HTTP_1_1).build();
+
+    private final String name;
+    private final String address;
+    private final URI base;
+    private final ManagedProcess process;
+
+    /** @param process the local agent process, or null for an agent on another host */
+    public AgentClient(String name, String hostPort, ManagedProcess process) {
+        this.name = name;
+        this.address = hostPort;
+        this.base = URI.create("http://" + hostPort);
+        this.process = process;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String address() {
+        return address;
+    }
+
+    public ManagedProcess process() {
+        return process;
+    }
+
+    public boolean isLocal() {
+        return process != null;
+    }
+
+    public AgentStatus status() throws AgentFailure {
+        return call("GET", "/status", null, AgentStatus.class, Duration.ofSeconds(5));
+    }
+
+    public AgentStatus prepare(PrepareRequest request) throws AgentFailure {
+        return call("POST", "/prepare", request, AgentStatus.class, Duration.ofSeconds(60));
+    }
+
+    public AgentStatus start(long delayMs) throws AgentFailure {
+        StartRequest request = new StartRequest();
+        request.delayMs = delayMs;
+        return call("POST", "/start", request, AgentStatus.class, Duration.ofSeconds(10));
+    }
+
+    public AgentStatus measure() throws AgentFailure {
+        return call("POST", "/measure", null, AgentStatus.class, Duration.ofSeconds(10));
+    }
+
+    public ProgressReport progress() throws AgentFailure {
+        return call("GET", "/progress", null, ProgressReport.class, Duration.ofSeconds(10));
+    }
+
+    public AgentResult stop(Duration timeout) throws AgentFailure {
+        return call("POST", "/stop", null, AgentResult.class, timeout);
+    }
+
+    public void reset() throws AgentFailure {
+        call("POST", "/reset", null, AgentStatus.class, Duration.ofSeconds(20));
+    }
+
+    public void shutdown() throws AgentFailure {
+        call("POST", "/shutdown", null, AgentStatus.class, Duration.ofSeconds(10));
+    }
+
+    private <T> T call(String method, String path, Object body, Class<T> type, Duration timeout) throws AgentFailure {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
+            .header("Content-Type", "application/json");
+        String json = body == null ? "{}" : Json.GSON.toJson(body);
+        request.method(method, "GET".equals(method) ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw unreachable(path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AgentFailure(name, name + ": interrupted while calling " + path, e);
+        }
+        if (response.statusCode() != 200) {
+            String cause = "HTTP " + response.statusCode();
+            try {
+                ErrorBody error = Json.GSON.fromJson(response.body(), ErrorBody.class);
+                if (error != null && error.error != null) {
+                    cause = error.error;
+                }
+            } catch (RuntimeException ignored) {
+                cause += ": " + abbreviate(response.body());
+            }
+            throw new AgentFailure(name, name + " (" + address + ") refused " + path + ": " + cause, null);
+        }
+        try {
+            return Json.GSON.fromJson(response.body(), type);
+        } catch (RuntimeException e) {
+            throw new AgentFailure(name, name + " (" + address + ") sent an unreadable answer to " + path + ": "
+                + abbreviate(response.body()), e);
+        }
+    }
+
+    /** Describes why an agent did not answer; for a local agent its process state says more than the socket error. */
+    AgentFailure unreachable(String path, Exception e) {
+        if (process != null) {
+            // A dying process may need a moment before its exit is visible.
+            for (int i = 0; i < 20 && process.isAlive(); i++) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            if (!process.isAlive()) {
+                return new AgentFailure(name, "agent " + process.describeState(), e);
+            }
+        }
+        String what = e instanceof java.net.http.HttpTimeoutException ? "did not answer " + path + " in time"
+            : "cannot be reached for " + path + ": " + e;
+        return new AgentFailure(name, name + " (" + address + ") " + what, e);
+    }
+
+    /** A local agent that is gone, described; null while it runs or for remote agents. */
+    public String deathNotice() {
+        return process != null && !process.isAlive() ? "agent " + process.describeState() : null;
+    }
+
+    private static String abbreviate(String text) {
+        if (text == null) {
+            return "";
+        }
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+}

@@ -1,0 +1,358 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerFigures;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.BrokerSample;
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.protocol.AgentResult;
+import dev.rmqpatch.bench.protocol.AgentStatus;
+import dev.rmqpatch.bench.protocol.Counts;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import dev.rmqpatch.bench.workload.Workload;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one workload on a set of agents: probes them, creates the topics, prepares and starts all agents together,
+ * prints progress every second, opens the measurement window on all agents and the broker at once, stops, and merges
+ * the agents' histograms. Any agent or watched process that fails ends the run with an error naming it; what was
+ * measured until then is returned in the exception. Nothing here blocks without a timeout.
+ */
+public final class Coordinator {
+    /** Common start delay: long enough for every start request to arrive before anyone begins. */
+    private static final long START_DELAY_MS = 300;
+
+    private final List<AgentClient> agents;
+    private final BrokerAdmin admin;
+    private final BrokerProbe probe;
+    private final List<ManagedProcess> watched;
+    private final PrintStream out;
+    private final ExecutorService calls;
+
+    /**
+     * @param probe broker-side figures, or null for none
+     * @param watched local processes (broker, name server, sink) whose death ends the run
+     */
+    public Coordinator(List<AgentClient> agents, BrokerAdmin admin, BrokerProbe probe, List<ManagedProcess> watched, PrintStream out) {
+        if (agents.isEmpty()) {
+            throw new IllegalArgumentException("a run needs at least one agent");
+        }
+        this.agents = List.copyOf(agents);
+        this.admin = admin;
+        this.probe = probe;
+        this.watched = List.copyOf(watched);
+        this.out = out;
+        this.calls = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "coordinator-call");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public RunResult run(RunSpec spec) throws RunFailedException {
+        RunResult result = new RunResult();
+        result.label = spec.label;
+        result.runId = spec.runId;
+        result.startedAt = Instant.now().toString();
+        result.workload = view(spec.workload);
+        result.namesrv = spec.namesrv;
+        result.topics = spec.topics();
+        boolean started = false;
+        try {
+            probeAgents();
+            if (spec.createTopics) {
+                createTopics(spec);
+            }
+            forAll(a -> a.prepare(prepareRequest(spec, a)));
+            started = true;
+            forAll(a -> a.start(START_DELAY_MS));
+            sleep(START_DELAY_MS);
+            long[] errorsSoFar = {0};
+            tick(spec, "warm-up", spec.workload.warmupDurationSeconds(), result, errorsSoFar);
+
+            forAll(AgentClient::measure);
+            BrokerSample before = probe == null ? null : probe.sample();
+            errorsSoFar[0] = 0;
+            tick(spec, "measure", spec.workload.testDurationSeconds(), result, errorsSoFar);
+            BrokerSample after = probe == null ? null : probe.sample();
+            Duration stopTimeout = Duration.ofMillis(spec.sendTimeoutMs + 30_000L);
+            List<AgentResult> results = forAll(a -> a.stop(stopTimeout));
+            started = false;
+            checkWatched();
+            if (before != null) {
+                result.broker = BrokerFigures.between(before, after);
+            }
+            aggregate(result, results);
+            result.status = "ok";
+            result.finishedAt = Instant.now().toString();
+            return result;
+        } catch (AgentFailure | Abort | BrokerAdmin.AdminException e) {
+            result.status = "failed";
+            result.error = e.getMessage();
+            result.finishedAt = Instant.now().toString();
+            if (started) {
+                resetQuietly();
+            }
+            throw new RunFailedException(e.getMessage(), result, e);
+        } finally {
+            calls.shutdownNow();
+        }
+    }
+
+    private void probeAgents() throws AgentFailure {
+        List<AgentStatus> statuses = forAll(AgentClient::status);
+        for (int i = 0; i < agents.size(); i++) {
+            if (!"IDLE".equals(statuses.get(i).state)) {
+                // Left over from a run whose coordinator gave up; a new run starts clean.
+                agents.get(i).reset();
+            }
+        }
+    }
+
+    private void createTopics(RunSpec spec) throws BrokerAdmin.AdminException, Abort {
+        Map<String, String> masters = admin.masterBrokers(spec.namesrv);
+        if (masters.isEmpty()) {
+            throw new Abort("no broker is registered at name server " + spec.namesrv);
+        }
+        for (String topic : spec.topics()) {
+            for (String broker : masters.values()) {
+                admin.createTopic(broker, topic, spec.workload.partitionsPerTopic());
+            }
+        }
+    }
+
+    private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent) {
+        Workload w = spec.workload;
+        PrepareRequest r = new PrepareRequest();
+        r.runId = spec.runId;
+        r.namesrv = spec.namesrv;
+        r.topics = spec.topics();
+        r.partitionsPerTopic = w.partitionsPerTopic();
+        r.messageSize = w.messageSize();
+        r.producersPerTopic = w.producersPerTopic();
+        r.threads = w.threadsPerAgent();
+        r.mode = w.sendMode().label();
+        r.ratePerSecond = w.producerRate() / agents.size();
+        r.sendTimeoutMs = spec.sendTimeoutMs;
+        r.maxOutstanding = spec.maxOutstanding;
+        r.routeWaitMs = spec.routeWaitMs;
+        return r;
+    }
+
+    private void tick(RunSpec spec, String phase, int seconds, RunResult result, long[] errorsSoFar) throws AgentFailure, Abort {
+        long begin = System.nanoTime();
+        for (int s = 1; s <= seconds; s++) {
+            long wait = begin + TimeUnit.SECONDS.toNanos(s) - System.nanoTime();
+            if (wait > 0) {
+                sleep(TimeUnit.NANOSECONDS.toMillis(wait));
+            }
+            checkWatched();
+            List<ProgressReport> reports = forAll(AgentClient::progress);
+            double tps = 0;
+            long errors = 0;
+            List<Histogram> latencies = new ArrayList<>();
+            for (int i = 0; i < reports.size(); i++) {
+                ProgressReport r = reports.get(i);
+                if ("FAILED".equals(r.state)) {
+                    throw new AgentFailure(agents.get(i).name(), agents.get(i).name() + " failed: " + r.error, null);
+                }
+                if (r.intervalNanos > 0) {
+                    tps += r.acked * 1e9 / r.intervalNanos;
+                }
+                errors += r.failed;
+                if (r.latencyHistogram != null) {
+                    latencies.add(Histograms.decode(r.latencyHistogram));
+                }
+            }
+            errorsSoFar[0] += errors;
+            ProgressPoint p = new ProgressPoint();
+            p.phase = phase;
+            p.second = s;
+            p.tps = tps;
+            p.p99Ms = LatencySummary.of(Histograms.merge(latencies)).p99;
+            p.errors = errors;
+            p.errorsSoFar = errorsSoFar[0];
+            result.progress.add(p);
+            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms  errors %,d (%,d in %s)%n", spec.label, phase, s, seconds, tps,
+                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), errors, errorsSoFar[0], phase);
+            out.flush();
+        }
+    }
+
+    private void checkWatched() throws Abort {
+        for (ManagedProcess p : watched) {
+            if (!p.isAlive()) {
+                throw new Abort(p.describeState());
+            }
+        }
+        for (AgentClient a : agents) {
+            String death = a.deathNotice();
+            if (death != null) {
+                throw new Abort(death);
+            }
+        }
+    }
+
+    private void aggregate(RunResult result, List<AgentResult> results) {
+        Counts window = new Counts();
+        Counts total = new Counts();
+        List<Histogram> latencies = new ArrayList<>();
+        List<Histogram> delays = new ArrayList<>();
+        double tps = 0;
+        long cpuNanos = 0;
+        long cpuMessages = 0;
+        for (int i = 0; i < results.size(); i++) {
+            AgentResult r = results.get(i);
+            RunResult.AgentView v = new RunResult.AgentView();
+            v.name = r.name;
+            v.address = agents.get(i).address();
+            v.host = r.host;
+            v.pid = r.pid;
+            v.windowSeconds = r.windowNanos / 1e9;
+            long done = r.window.acked + r.window.unconfirmed;
+            v.tps = r.windowNanos > 0 ? done * 1e9 / r.windowNanos : null;
+            v.counts = r.window;
+            v.totalCounts = r.total;
+            v.byStatus = r.byStatus;
+            v.byError = r.byError;
+            v.errorSamples = r.errorSamples;
+            Histogram latency = Histograms.decode(r.latencyHistogram);
+            latencies.add(latency);
+            v.latencyMs = LatencySummary.of(latency);
+            if (r.sendDelayHistogram != null) {
+                Histogram delay = Histograms.decode(r.sendDelayHistogram);
+                delays.add(delay);
+                v.sendDelayMs = LatencySummary.of(delay);
+            }
+            v.cpuUsPerMsg = done > 0 ? r.cpuNanos / 1000.0 / done : null;
+            result.agents.add(v);
+            if (v.tps != null) {
+                tps += v.tps;
+            }
+            cpuNanos += r.cpuNanos;
+            cpuMessages += done;
+            window.add(r.window);
+            total.add(r.total);
+            r.byStatus.forEach((k, n) -> result.byStatus.merge(k, n, Long::sum));
+            r.byError.forEach((k, n) -> result.byError.merge(k, n, Long::sum));
+            r.errorSamples.forEach(result.errorSamples::putIfAbsent);
+            if (!r.window.balanced() || !r.total.balanced()) {
+                result.warnings.add(r.name + ": outcomes do not add up to sends (window " + describe(r.window) + ", total "
+                    + describe(r.total) + ")");
+            }
+        }
+        Histogram merged = Histograms.merge(latencies);
+        result.tps = tps;
+        result.counts = window;
+        result.totalCounts = total;
+        result.latencyMs = LatencySummary.of(merged);
+        result.latencyHistogram = Histograms.encode(merged);
+        result.sendDelayMs = delays.isEmpty() ? null : LatencySummary.of(Histograms.merge(delays));
+        result.agentCpuUsPerMsg = cpuMessages > 0 ? cpuNanos / 1000.0 / cpuMessages : null;
+    }
+
+    static String describe(Counts c) {
+        return "sent " + c.sent + ", acked " + c.acked + ", failed " + c.failed + ", unconfirmed " + c.unconfirmed + ", in flight " + c.inFlight;
+    }
+
+    static RunResult.WorkloadView view(Workload w) {
+        RunResult.WorkloadView v = new RunResult.WorkloadView();
+        v.name = w.name();
+        v.topics = w.topics();
+        v.partitionsPerTopic = w.partitionsPerTopic();
+        v.messageSize = w.messageSize();
+        v.producersPerTopic = w.producersPerTopic();
+        v.producerRate = w.producerRate();
+        v.warmupDurationSeconds = w.warmupDurationSeconds();
+        v.testDurationSeconds = w.testDurationSeconds();
+        v.threadsPerAgent = w.threadsPerAgent();
+        v.sendMode = w.sendMode().label();
+        return v;
+    }
+
+    private void resetQuietly() {
+        List<CompletableFuture<Void>> resets = new ArrayList<>();
+        for (AgentClient a : agents) {
+            resets.add(CompletableFuture.runAsync(() -> {
+                try {
+                    if (a.deathNotice() == null) {
+                        a.reset();
+                    }
+                } catch (AgentFailure ignored) {
+                    // The run already failed; the first error is what gets reported.
+                }
+            }, calls));
+        }
+        try {
+            CompletableFuture.allOf(resets.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // Best effort.
+        }
+    }
+
+    /** A call on one agent. */
+    private interface AgentCall<T> {
+        T call(AgentClient agent) throws AgentFailure;
+    }
+
+    /** Calls every agent in parallel; the first failure (a dead agent's preferred) is thrown after all answered. */
+    private <T> List<T> forAll(AgentCall<T> call) throws AgentFailure {
+        List<CompletableFuture<T>> futures = new ArrayList<>();
+        for (AgentClient a : agents) {
+            futures.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return call.call(a);
+                } catch (AgentFailure e) {
+                    throw new CompletionException(e);
+                }
+            }, calls));
+        }
+        List<T> results = new ArrayList<>();
+        AgentFailure failure = null;
+        for (CompletableFuture<T> f : futures) {
+            try {
+                results.add(f.join());
+            } catch (CompletionException e) {
+                AgentFailure af = e.getCause() instanceof AgentFailure ? (AgentFailure) e.getCause()
+                    : new AgentFailure("?", "agent call failed: " + e.getCause(), e.getCause());
+                if (failure == null || (af.getMessage().contains("exited with code") && !failure.getMessage().contains("exited with code"))) {
+                    failure = af;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return results;
+    }
+
+    private static void sleep(long ms) throws Abort {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Abort("interrupted");
+        }
+    }
+
+    /** A reason to end the run that is not an agent's fault (dead broker, no broker, interruption). */
+    static final class Abort extends Exception {
+        Abort(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.agent.AgentMain;
+import dev.rmqpatch.bench.proc.ChildProcesses;
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** Starts N agent processes on this machine, each in its own JVM, in parallel. */
+public final class LocalAgents {
+    /** Modest fixed heap: enough for 32 sync threads and their histograms, equal for every run. */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC");
+
+    private LocalAgents() {
+    }
+
+    public static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions) throws IOException {
+        long self = ProcessHandle.current().pid();
+        List<CompletableFuture<AgentClient>> starting = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            String name = "agent-" + i;
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    LocalJvm.Started started = LocalJvm.launch(name, jvmOptions,
+                        List.of("agent", "--name", name, "--port", "0", "--bind", "127.0.0.1",
+                            "--log-dir", dir.resolve(name).toAbsolutePath().toString(), "--parent-pid", Long.toString(self)),
+                        dir.resolve(name + ".out"), AgentMain.READY_PREFIX, Duration.ofSeconds(60));
+                    return new AgentClient(name, "127.0.0.1:" + started.port, started.process);
+                } catch (IOException e) {
+                    throw new CompletionException(new IOException("agent " + name + " did not start: " + e.getMessage(), e));
+                }
+            }));
+        }
+        List<AgentClient> agents = new ArrayList<>();
+        IOException first = null;
+        for (CompletableFuture<AgentClient> f : starting) {
+            try {
+                agents.add(f.join());
+            } catch (CompletionException e) {
+                if (first == null) {
+                    first = e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
+                }
+            }
+        }
+        if (first != null) {
+            stop(agents);
+            throw first;
+        }
+        return agents;
+    }
+
+    /** Asks local agents to exit, then makes sure their processes are gone. */
+    public static void stop(List<AgentClient> agents) {
+        List<ManagedProcess> processes = new ArrayList<>();
+        for (AgentClient a : agents) {
+            if (a.isLocal()) {
+                try {
+                    if (a.process().isAlive()) {
+                        a.shutdown();
+                    }
+                } catch (AgentFailure ignored) {
+                    // It will be signalled below.
+                }
+                processes.add(a.process());
+            }
+        }
+        ChildProcesses.stopAll(processes, Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,89 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Starts a helper JVM (agent or sink) with this JVM's java and class path, and waits for the line on which it prints
+ * the port it bound (they listen on port 0, so concurrent runs never collide).
+ */
+public final class LocalJvm {
+    private LocalJvm() {
+    }
+
+    /** A started process and the port it announced. */
+    public static final class Started {
+        public final ManagedProcess process;
+        public final int port;
+
+        Started(ManagedProcess process, int port) {
+            this.process = process;
+            this.port = port;
+        }
+    }
+
+    /** The RocketMQ client's Netty 4.0 reflects into NIO internals, which JDK 9+ closes unless opened. */
+    public static final List<String> NIO_OPENS = List.of(
+        "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED");
+
+    public static Started launch(String name, List<String> jvmOptions, List<String> mainArgs, Path output, String readyPrefix,
+                                 Duration timeout) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary());
+        command.addAll(NIO_OPENS);
+        command.add("-Djava.awt.headless=true");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath());
+        command.add("dev.rmqpatch.bench.Main");
+        command.addAll(mainArgs);
+        Files.deleteIfExists(output);
+        ManagedProcess process = ManagedProcess.start(name, command, Map.of(), null, output);
+        Pattern ready = Pattern.compile(Pattern.quote(readyPrefix) + "(\\d+)");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Matcher m = ready.matcher(Files.exists(output) ? Files.readString(output) : "");
+            if (m.find()) {
+                return new Started(process, Integer.parseInt(m.group(1)));
+            }
+            if (!process.isAlive()) {
+                throw new IOException(process.describeState());
+            }
+            if (System.nanoTime() > deadline) {
+                process.stop(Duration.ofSeconds(5));
+                throw new IOException(name + " did not report its port within " + timeout.toSeconds() + " s" + process.lastOutput());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.stop(Duration.ofSeconds(5));
+                throw new IOException("interrupted while starting " + name, e);
+            }
+        }
+    }
+
+    static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** This JVM's class path with absolute entries, so the child can run from any directory. */
+    static String classPath() {
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                entries.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+}

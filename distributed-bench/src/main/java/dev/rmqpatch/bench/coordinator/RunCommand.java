@@ -1,0 +1,286 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.report.Metadata;
+import dev.rmqpatch.bench.report.ResultsFile;
+import dev.rmqpatch.bench.report.RunTable;
+import dev.rmqpatch.bench.sink.SinkMain;
+import dev.rmqpatch.bench.workload.SendMode;
+import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.bench.workload.WorkloadParser;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code run}: the coordinator command for one workload. */
+public final class RunCommand {
+    static final String HELP = String.join("\n",
+        "Usage: bench run (--sink | --dist DIR | --namesrv HOST:PORT) [options]",
+        "",
+        "Runs one workload: starts or reaches the load agents, creates the topics, starts all agents at the same",
+        "moment, prints aggregate progress every second, merges the agents' latency histograms, and prints a",
+        "table. Results go to <out>/results.json (also when the run fails: status \"failed\" and the error).",
+        "",
+        "Target (exactly one):",
+        "  --sink                  a local no-op endpoint that acknowledges at once: the harness's own ceiling",
+        "  --dist DIR              start a fresh name server + broker from a distribution (bin/mqbroker ...)",
+        "    --conf NAME           broker conf in DIR/conf (default broker.conf)",
+        "    --set KEY=VALUE       append a broker setting (repeatable)",
+        "    --broker-heap SIZE    broker heap (default 2g)",
+        "  --namesrv HOST:PORT     an already running cluster (all its masters get the topics)",
+        "    --broker-pid PID      pid of its broker on this machine, for CPU and GC figures",
+        "",
+        "Agents:",
+        "  --agents N              start N local agent JVMs (default 1)",
+        "  --agent HOST:PORT       use a running agent instead (repeatable; see: bench agent --help)",
+        "",
+        "Workload (overrides apply on top of --workload, or of the defaults shown):",
+        "  --workload FILE         OpenMessaging-Benchmark-style YAML or JSON (topics, partitionsPerTopic, ...)",
+        "  --threads N             sending threads per agent (32)",
+        "  --size BYTES            message body size (300)",
+        "  --partitions N          queues per topic (18)",
+        "  --topics N              topics (1)",
+        "  --producers-per-topic N producer instances per topic per agent (1)",
+        "  --mode sync|async|oneway (sync)",
+        "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay",
+        "  --warmup S              warm-up seconds, statistics reset after it (5)",
+        "  --duration S            measured seconds (20)",
+        "  --send-timeout MS       producer send timeout (3000)",
+        "  --max-outstanding N     async only: messages in flight per agent (1000)",
+        "",
+        "Output:",
+        "  --ceiling TPS|FILE      harness ceiling (msg/s, or the results.json of a --sink run); warns when the",
+        "                          run reaches more than half of it",
+        "  --out DIR               output folder (default target/run-<timestamp>)",
+        "  -h, --help              this text");
+
+    private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid",
+        "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
+        "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out");
+    private static final Set<String> BOOLEANS = Set.of("--sink");
+
+    private RunCommand() {
+    }
+
+    public static String helpText() {
+        return HELP;
+    }
+
+    public static int run(String[] args, PrintStream out) throws UsageException, IOException {
+        Flags f = Flags.parse(args, VALUED, BOOLEANS);
+        int targets = (f.has("--sink") ? 1 : 0) + (f.has("--dist") ? 1 : 0) + (f.has("--namesrv") ? 1 : 0);
+        if (targets != 1) {
+            throw new UsageException("give exactly one of --sink, --dist DIR, --namesrv HOST:PORT");
+        }
+        if (f.has("--agent") && f.has("--agents")) {
+            throw new UsageException("give either --agents N (local) or --agent HOST:PORT (remote), not both");
+        }
+        Workload workload = workload(f);
+        Double ceiling = ceiling(f.get("--ceiling", null));
+        Path outDir = Path.of(f.get("--out", "target/run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+            .toAbsolutePath();
+        Files.createDirectories(outDir);
+        dev.rmqpatch.bench.ClientLogging.configure(outDir.resolve("logs"));
+
+        RunSpec spec = new RunSpec();
+        spec.workload = workload;
+        spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
+        spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
+        spec.label = f.has("--sink") ? "sink" : "run";
+
+        List<AgentClient> agents = new ArrayList<>();
+        LocalCluster cluster = null;
+        ManagedProcess sink = null;
+        Path resultsFile = outDir.resolve("results.json");
+        Map<String, Object> file = new LinkedHashMap<>();
+        file.put("command", Metadata.commandLine("run", args));
+        file.put("machine", Metadata.machine());
+        file.put("coordinatorJvm", Metadata.coordinatorJvm());
+        try (BrokerAdmin admin = new BrokerAdmin()) {
+            List<String> remote = f.all("--agent");
+            if (remote.isEmpty()) {
+                int n = f.intValue("--agents", 1, 1);
+                out.printf("starting %d local agent(s) ...%n", n);
+                agents.addAll(LocalAgents.launch(n, outDir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            } else {
+                for (int i = 0; i < remote.size(); i++) {
+                    agents.add(new AgentClient("agent-" + (i + 1) + "@" + remote.get(i), remote.get(i), null));
+                }
+            }
+            List<ManagedProcess> watched = new ArrayList<>();
+            Map<String, List<Long>> roles = new LinkedHashMap<>();
+            List<String> brokers;
+            Long brokerPid;
+            dev.rmqpatch.bench.broker.GcMonitor gc = null;
+            if (f.has("--sink")) {
+                out.println("starting the sink ...");
+                LocalJvm.Started started = LocalJvm.launch("sink", List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
+                    List.of("sink", "--port", "0", "--queues", Integer.toString(workload.partitionsPerTopic()),
+                        "--log-dir", outDir.resolve("sink").toString()),
+                    outDir.resolve("sink.out"), SinkMain.READY_PREFIX, Duration.ofSeconds(60));
+                sink = started.process;
+                spec.namesrv = "127.0.0.1:" + started.port;
+                brokers = List.of(spec.namesrv);
+                brokerPid = sink.pid();
+                watched.add(sink);
+                roles.put("sink", List.of(sink.pid()));
+            } else if (f.has("--dist")) {
+                LocalCluster.Spec cs = new LocalCluster.Spec();
+                cs.dist = Path.of(f.get("--dist", null)).toAbsolutePath();
+                cs.confName = f.get("--conf", "broker.conf");
+                cs.brokerHeap = f.get("--broker-heap", cs.brokerHeap);
+                cs.workDir = outDir.resolve("cluster");
+                for (String kv : f.all("--set")) {
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        throw new UsageException("--set needs KEY=VALUE, not '" + kv + "'");
+                    }
+                    cs.overrides.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                }
+                out.printf("starting name server and broker from %s (conf/%s) ...%n", cs.dist, cs.confName);
+                cluster = LocalCluster.start(cs, admin);
+                spec.namesrv = cluster.namesrvAddr();
+                brokers = List.of(cluster.brokerAddr());
+                brokerPid = cluster.brokerPid();
+                gc = cluster.gcMonitor();
+                watched.add(cluster.brokerProcess());
+                watched.add(cluster.namesrvProcess());
+                roles.put("broker", List.of(cluster.brokerPid()));
+                roles.put("namesrv", List.of(cluster.namesrvPid()));
+                file.put("brokerCommandLine", cluster.brokerCommandLine());
+            } else {
+                spec.namesrv = f.get("--namesrv", null);
+                brokers = new ArrayList<>(admin.masterBrokers(spec.namesrv).values());
+                if (brokers.isEmpty()) {
+                    throw new IOException("no broker is registered at name server " + spec.namesrv);
+                }
+                String pid = f.get("--broker-pid", null);
+                brokerPid = pid == null ? null : Long.parseLong(pid);
+                if (brokerPid != null) {
+                    roles.put("broker", List.of(brokerPid));
+                    gc = dev.rmqpatch.bench.broker.GcMonitor.start(brokerPid, outDir.resolve("broker-gc.jstat"));
+                }
+            }
+            List<Long> agentPids = new ArrayList<>();
+            for (AgentClient a : agents) {
+                if (a.isLocal()) {
+                    agentPids.add(a.process().pid());
+                }
+            }
+            if (!agentPids.isEmpty()) {
+                roles.put("agents", agentPids);
+            }
+            roles.put("coordinator", List.of(ProcessHandle.current().pid()));
+            BrokerProbe probe = new BrokerProbe(admin, brokers, brokerPid, gc, roles);
+            out.printf("%s against %s with %d agent(s)%n", workload, spec.namesrv, agents.size());
+            RunResult result;
+            int exit = 0;
+            try {
+                result = new Coordinator(agents, admin, probe, watched, out).run(spec);
+            } catch (RunFailedException e) {
+                result = e.partial();
+                exit = 1;
+            }
+            if (ceiling != null && result.tps != null && result.tps > ceiling / 2) {
+                result.warnings.add(String.format("this run reached %.0f%% of the harness ceiling (%,.0f msg/s measured with --sink): "
+                    + "the load generator, not the broker, may be what limits it; add agents or agent hosts", 100 * result.tps / ceiling, ceiling));
+            }
+            file.put("result", result);
+            ResultsFile.write(resultsFile, file);
+            out.println();
+            out.print(RunTable.render(result));
+            if (f.has("--sink") && result.tps != null) {
+                out.printf("harness ceiling on this machine: %,.0f msg/s (pass --ceiling %s to broker runs)%n", result.tps, resultsFile);
+            }
+            out.println("results: " + resultsFile);
+            return exit;
+        } catch (LocalCluster.ClusterException | BrokerAdmin.AdminException e) {
+            file.put("result", Map.of("status", "failed", "error", e.getMessage()));
+            ResultsFile.write(resultsFile, file);
+            throw new IOException(e.getMessage() + "\n(results: " + resultsFile + ")", e);
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+            if (sink != null) {
+                sink.stop(Duration.ofSeconds(10));
+            }
+            LocalAgents.stop(agents);
+        }
+    }
+
+    static Workload workload(Flags f) throws UsageException, IOException {
+        Workload w;
+        try {
+            w = f.has("--workload") ? WorkloadParser.parse(Path.of(f.get("--workload", null))) : Workload.defaults();
+            if (f.has("--threads")) {
+                w = w.withThreadsPerAgent(f.intValue("--threads", 0, 1));
+            }
+            if (f.has("--size")) {
+                w = w.withMessageSize(f.intValue("--size", 0, 1));
+            }
+            if (f.has("--partitions")) {
+                w = w.withPartitionsPerTopic(f.intValue("--partitions", 0, 1));
+            }
+            if (f.has("--topics")) {
+                w = w.withTopics(f.intValue("--topics", 0, 1));
+            }
+            if (f.has("--producers-per-topic")) {
+                w = new Workload(w.name(), w.topics(), w.partitionsPerTopic(), w.messageSize(), f.intValue("--producers-per-topic", 0, 1),
+                    w.producerRate(), w.warmupDurationSeconds(), w.testDurationSeconds(), w.threadsPerAgent(), w.sendMode());
+            }
+            if (f.has("--mode")) {
+                w = w.withSendMode(SendMode.parse(f.get("--mode", null)));
+            }
+            if (f.has("--rate")) {
+                w = w.withProducerRate(f.doubleValue("--rate", 0, 0));
+            }
+            if (f.has("--warmup")) {
+                w = w.withWarmupDurationSeconds(f.intValue("--warmup", 0, 0));
+            }
+            if (f.has("--duration")) {
+                w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return w;
+    }
+
+    /** A number, or the tps of a --sink run's results.json. */
+    static Double ceiling(String value) throws UsageException, IOException {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException notANumber) {
+            Path file = Path.of(value);
+            if (!Files.isRegularFile(file)) {
+                throw new UsageException("--ceiling needs msg/s or a results.json file; no file " + value);
+            }
+            JsonObject root = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
+            JsonObject result = root.has("result") ? root.getAsJsonObject("result") : root;
+            if (!result.has("tps") || result.get("tps").isJsonNull()) {
+                throw new UsageException(value + " has no tps; is it the results.json of a bench run --sink?");
+            }
+            return result.get("tps").getAsDouble();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.broker.BrokerFigures;
+import dev.rmqpatch.bench.protocol.Counts;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Everything one run measured; written as JSON by {@code bench run}, embedded per round by {@code compare}. */
+public final class RunResult {
+    /** "ok", or "failed" with {@link #error} set and whatever was measured until then. */
+    public String status = "running";
+    public String error;
+    public String label;
+    public String runId;
+    public String startedAt;
+    public String finishedAt;
+    public WorkloadView workload;
+    public String namesrv;
+    public List<String> topics;
+    /** Acknowledged messages per second over all agents (oneway: sent without error). */
+    public Double tps;
+    /** Outcomes of the sends issued in the measurement window, all agents. */
+    public Counts counts;
+    /** Outcomes of every send of the run, warm-up included. */
+    public Counts totalCounts;
+    public Map<String, Long> byStatus = new TreeMap<>();
+    public Map<String, Long> byError = new TreeMap<>();
+    public Map<String, String> errorSamples = new TreeMap<>();
+    /** Service latency of acknowledged sends, merged over agents with Histogram.add. */
+    public LatencySummary latencyMs;
+    /** Rate-limited runs: start delay against the intended send time, merged likewise. */
+    public LatencySummary sendDelayMs;
+    /** The merged latency histogram (microseconds, compressed, base64), for merging rounds later. */
+    public String latencyHistogram;
+    /** CPU the agent JVMs spent per acknowledged message: the harness's own cost. */
+    public Double agentCpuUsPerMsg;
+    public BrokerFigures broker;
+    public List<AgentView> agents = new ArrayList<>();
+    public List<ProgressPoint> progress = new ArrayList<>();
+    public List<String> warnings = new ArrayList<>();
+
+    /** The workload as run, after command-line overrides. */
+    public static final class WorkloadView {
+        public String name;
+        public int topics;
+        public int partitionsPerTopic;
+        public int messageSize;
+        public int producersPerTopic;
+        public double producerRate;
+        public int warmupDurationSeconds;
+        public int testDurationSeconds;
+        public int threadsPerAgent;
+        public String sendMode;
+    }
+
+    /** One agent's share. */
+    public static final class AgentView {
+        public String name;
+        public String address;
+        public String host;
+        public long pid;
+        public double windowSeconds;
+        public Double tps;
+        public Counts counts;
+        public Counts totalCounts;
+        public Map<String, Long> byStatus;
+        public Map<String, Long> byError;
+        public Map<String, String> errorSamples;
+        public LatencySummary latencyMs;
+        public LatencySummary sendDelayMs;
+        public Double cpuUsPerMsg;
+    }
+}

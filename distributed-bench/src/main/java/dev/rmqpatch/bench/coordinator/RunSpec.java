@@ -1,0 +1,28 @@
+package dev.rmqpatch.bench.coordinator;
+
+import dev.rmqpatch.bench.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One run: the workload, where to send it, and how it is labelled in progress lines and results. */
+public final class RunSpec {
+    public Workload workload = Workload.defaults();
+    public String namesrv;
+    /** Short id; topics and the producer group carry it so runs against a shared cluster do not mix. */
+    public String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+    /** Shown in front of every progress line, e.g. "4.9.0-tuned r2/3" or "sink". */
+    public String label = "run";
+    public int sendTimeoutMs = 3000;
+    public int maxOutstanding = 1000;
+    public int routeWaitMs = 15_000;
+    /** Create the topics with partitionsPerTopic queues on every master before preparing the agents. */
+    public boolean createTopics = true;
+
+    public List<String> topics() {
+        List<String> topics = new ArrayList<>();
+        for (int i = 0; i < workload.topics(); i++) {
+            topics.add("bench-" + runId + "-" + i);
+        }
+        return topics;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.rmqpatch.bench.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.agent.Agent;
+import dev.rmqpatch.bench.agent.AgentHttpServer;
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.FreePorts;
+import dev.rmqpatch.bench.sink.SinkServer;
+import dev.rmqpatch.bench.workload.SendMode;
+import dev.rmqpatch.bench.workload.Workload;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Coordinator, agents and sink in one JVM (agents behind their real HTTP servers), so the protocol, the phases and the
+ * accounting are tested in seconds. The process-level behaviour is covered by the *IT tests.
+ */
+class CoordinatorInProcessTest {
+    private SinkServer sink;
+    private BrokerAdmin admin;
+    private final List<AgentHttpServer> servers = new ArrayList<>();
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void setUp() {
+        sink = new SinkServer("127.0.0.1", 0, 18, 2);
+        admin = new BrokerAdmin();
+    }
+
+    @AfterEach
+    void tearDown() {
+        servers.forEach(AgentHttpServer::close);
+        admin.close();
+        sink.close();
+    }
+
+    private List<AgentClient> agents(int n) throws Exception {
+        List<AgentClient> clients = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            AgentHttpServer server = new AgentHttpServer(new Agent("agent-" + i), "127.0.0.1", 0, () -> { });
+            servers.add(server);
+            clients.add(new AgentClient("agent-" + i, "127.0.0.1:" + server.port(), null));
+        }
+        return clients;
+    }
+
+    private RunSpec spec(Workload w) {
+        RunSpec spec = new RunSpec();
+        spec.workload = w;
+        spec.namesrv = "127.0.0.1:" + sink.port();
+        spec.label = "test";
+        return spec;
+    }
+
+    private Coordinator coordinator(List<AgentClient> agents) {
+        BrokerProbe probe = new BrokerProbe(admin, List.of("127.0.0.1:" + sink.port()), null, null, Map.of());
+        return new Coordinator(agents, admin, probe, List.of(), new PrintStream(printed, true, StandardCharsets.UTF_8));
+    }
+
+    private static Workload small() {
+        return Workload.defaults().withThreadsPerAgent(2).withWarmupDurationSeconds(1).withTestDurationSeconds(2);
+    }
+
+    @Test
+    void syncRunWithTwoAgentsAddsUp() throws Exception {
+        RunResult r = coordinator(agents(2)).run(spec(small()));
+        assertEquals("ok", r.status);
+        assertEquals(2, r.agents.size());
+        assertTrue(r.counts.acked > 0, "something was acknowledged");
+        assertTrue(r.counts.balanced(), Coordinator.describe(r.counts));
+        assertTrue(r.totalCounts.balanced(), Coordinator.describe(r.totalCounts));
+        assertEquals(0, r.counts.failed);
+        assertEquals(r.agents.get(0).counts.acked + r.agents.get(1).counts.acked, r.counts.acked);
+        // Every acknowledged send of the run, warm-up included, reached the sink exactly once.
+        assertEquals(r.totalCounts.acked, sink.messages());
+        assertEquals(r.counts.acked, r.latencyMs.count, "one latency per acknowledged send in the window");
+        assertEquals(r.counts.acked, r.byStatus.get("SEND_OK"));
+        assertTrue(r.tps > 0);
+        assertNull(r.sendDelayMs, "not rate-limited");
+        assertNotNull(r.broker.messagesStored);
+        assertNull(r.broker.storedBytesPerMsg, "the sink stores nothing");
+        assertEquals(3, r.progress.size(), "one progress point per second of warm-up and measurement");
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("[test] warm-up") && out.contains("[test] measure"), out);
+        assertTrue(r.warnings.isEmpty(), r.warnings.toString());
+    }
+
+    @Test
+    void asyncAndOnewayAddUp() throws Exception {
+        List<AgentClient> agents = agents(1);
+        RunResult async = coordinator(agents).run(spec(small().withSendMode(SendMode.ASYNC)));
+        assertTrue(async.counts.acked > 0);
+        assertTrue(async.counts.balanced(), Coordinator.describe(async.counts));
+        assertEquals(0, async.counts.inFlight);
+
+        long before = sink.messages();
+        RunResult oneway = coordinator(agents).run(spec(small().withSendMode(SendMode.ONEWAY)));
+        assertEquals(0, oneway.counts.acked, "oneway sends are never acknowledged");
+        assertTrue(oneway.counts.unconfirmed > 0);
+        assertTrue(oneway.counts.balanced(), Coordinator.describe(oneway.counts));
+        assertTrue(oneway.tps > 0);
+        // Oneway messages may still be on the wire when the agent stops; they arrive shortly after.
+        long deadline = System.currentTimeMillis() + 5000;
+        while (sink.messages() - before < oneway.totalCounts.unconfirmed && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(oneway.totalCounts.unconfirmed, sink.messages() - before);
+    }
+
+    @Test
+    void rateLimitedRunRecordsSendDelayAndKeepsTheRate() throws Exception {
+        RunResult r = coordinator(agents(2)).run(spec(small().withProducerRate(200)));
+        assertNotNull(r.sendDelayMs, "send delay is recorded when rate-limited");
+        assertEquals(r.counts.acked, r.sendDelayMs.count);
+        // 200 msg/s for a 2 s window: a generous bound that no timing noise reaches, but an unlimited run does.
+        assertTrue(r.counts.sent <= 200 * 2 * 2, "sent " + r.counts.sent);
+    }
+
+    @Test
+    void unreachableAgentEndsTheRunWithItsName() throws Exception {
+        List<AgentClient> agents = new ArrayList<>(agents(1));
+        agents.add(new AgentClient("agent-ghost", "127.0.0.1:" + FreePorts.any(), null));
+        RunFailedException e = assertThrows(RunFailedException.class, () -> coordinator(agents).run(spec(small())));
+        assertTrue(e.getMessage().contains("agent-ghost") && e.getMessage().contains("cannot be reached"), e.getMessage());
+        assertEquals("failed", e.partial().status);
+        assertEquals(e.getMessage(), e.partial().error);
+    }
+
+    @Test
+    void agentThatCannotConnectSaysWhy() throws Exception {
+        RunSpec spec = spec(small());
+        spec.namesrv = "127.0.0.1:" + FreePorts.any();
+        spec.createTopics = false;
+        spec.routeWaitMs = 1000;
+        RunFailedException e = assertThrows(RunFailedException.class, () -> coordinator(agents(1)).run(spec));
+        assertTrue(e.getMessage().contains("agent-1") && e.getMessage().contains("no usable route"), e.getMessage());
+        assertTrue(e.getMessage().contains(spec.namesrv), e.getMessage());
+    }
+
+    @Test
+    void agentsAreReusableAfterAFailedRun() throws Exception {
+        List<AgentClient> agents = agents(1);
+        RunSpec bad = spec(small());
+        bad.namesrv = "127.0.0.1:" + FreePorts.any();
+        bad.createTopics = false;
+        bad.routeWaitMs = 500;
+        assertThrows(RunFailedException.class, () -> coordinator(agents).run(bad));
+        assertEquals("ok", coordinator(agents).run(spec(small())).status);
+    }
+}
