@@ -54,6 +54,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.sink.SinkMain.run(rest);
+                case "compare":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.compare.CompareCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.compare.CompareCommand.run(rest, System.out);
                 default:
                     throw new UsageException("unknown command '" + command + "'");
             }

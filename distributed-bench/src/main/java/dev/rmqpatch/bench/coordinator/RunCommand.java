@@ -264,7 +264,7 @@ public final class RunCommand {
     }
 
     /** A number, or the tps of a --sink run's results.json. */
-    static Double ceiling(String value) throws UsageException, IOException {
+    public static Double ceiling(String value) throws UsageException, IOException {
         if (value == null) {
             return null;
         }

@@ -42,7 +42,8 @@ public final class Metadata {
     }
 
     public static String commandLine(String command, String[] args) {
-        String launcher = System.getProperty("rmqpatch.launcher", "java -jar distributed-bench.jar " + command);
+        String launcher = System.getProperty("rmqpatch.launcher");
+        launcher = launcher == null ? "java -jar distributed-bench.jar " + command : launcher;
         return launcher + (args.length == 0 ? "" : " " + String.join(" ", List.of(args)));
     }
 

@@ -1,0 +1,144 @@
+package dev.rmqpatch.bench.compare;
+
+import dev.rmqpatch.bench.ClientLogging;
+import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.report.Metadata;
+import dev.rmqpatch.bench.workload.SendMode;
+import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.bench.workload.WorkloadParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** {@code compare}: parses the command line into {@link CompareRunner.Options}. */
+public final class CompareCommand {
+    public static final List<String> DEFAULT_VARIANTS = List.of("4.9.0", "4.9.0-tuned", "4.9.0-patched");
+    static final int DEFAULT_WARMUP = 10;
+    static final int DEFAULT_DURATION = 12;
+
+    private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
+        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root");
+    private static final Set<String> BOOLEANS = Set.of("--no-sink");
+
+    private CompareCommand() {
+    }
+
+    public static String helpText() {
+        try (InputStream in = CompareCommand.class.getResourceAsStream("help.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).stripTrailing();
+        } catch (IOException | NullPointerException e) {
+            return "compare: help text missing from the jar";
+        }
+    }
+
+    public static CompareRunner.Options parse(String[] args) throws UsageException, IOException {
+        Flags f = Flags.parse(args, VALUED, BOOLEANS);
+        CompareRunner.Options o = new CompareRunner.Options();
+        // compare.sh passes the repository root, so defaults do not depend on the caller's directory.
+        Path root = Path.of(f.get("--repo-root", ".")).toAbsolutePath().normalize();
+        Set<String> names = new LinkedHashSet<>();
+        for (String n : f.get("--variants", String.join(",", DEFAULT_VARIANTS)).split(",")) {
+            if (!n.isBlank() && !names.add(n.trim())) {
+                throw new UsageException("variant " + n.trim() + " given twice");
+            }
+        }
+        if (names.isEmpty()) {
+            throw new UsageException("--variants needs at least one variant");
+        }
+        o.variants = new ArrayList<>();
+        for (String n : names) {
+            try {
+                o.variants.add(Variant.parse(n));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        o.baseline = f.get("--baseline", names.contains("4.9.0-tuned") ? "4.9.0-tuned" : o.variants.get(0).name());
+        if (!names.contains(o.baseline)) {
+            throw new UsageException("--baseline " + o.baseline + " is not one of the variants " + names);
+        }
+        o.rounds = f.intValue("--rounds", 3, 1);
+        o.agents = f.intValue("--agents", 1, 1);
+        o.brokerHeap = f.get("--broker-heap", "2g");
+        if (!o.brokerHeap.matches("\\d+[kKmMgG]?")) {
+            throw new UsageException("--broker-heap needs a JVM size such as 2g or 1536m, not " + o.brokerHeap);
+        }
+        for (String kv : f.all("--set")) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("--set needs KEY=VALUE, not '" + kv + "'");
+            }
+            o.brokerSettings.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        o.workload = workload(f);
+        o.sink = !f.has("--no-sink");
+        if (f.has("--ceiling")) {
+            o.ceiling = dev.rmqpatch.bench.coordinator.RunCommand.ceiling(f.get("--ceiling", null));
+        }
+        o.distDir = Path.of(f.get("--dist-dir", root.resolve("broker-patches/target").toString())).toAbsolutePath().normalize();
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        o.outDir = Path.of(f.get("--out", root.resolve("target/compare-" + stamp).toString())).toAbsolutePath().normalize();
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--repo-root")) {
+                i++;
+            } else if (!args[i].startsWith("--repo-root=")) {
+                shown.add(args[i]);
+            }
+        }
+        o.commandLine = Metadata.commandLine("compare", shown.toArray(new String[0]));
+        return o;
+    }
+
+    private static Workload workload(Flags f) throws UsageException, IOException {
+        try {
+            Workload w = f.has("--workload") ? WorkloadParser.parse(Path.of(f.get("--workload", null)))
+                : Workload.defaults().withWarmupDurationSeconds(DEFAULT_WARMUP).withTestDurationSeconds(DEFAULT_DURATION);
+            if (f.has("--threads")) {
+                w = w.withThreadsPerAgent(f.intValue("--threads", 0, 1));
+            }
+            if (f.has("--size")) {
+                w = w.withMessageSize(f.intValue("--size", 0, 1));
+            }
+            if (f.has("--mode")) {
+                w = w.withSendMode(SendMode.parse(f.get("--mode", null)));
+            }
+            if (f.has("--rate")) {
+                w = w.withProducerRate(f.doubleValue("--rate", 0, 0));
+            }
+            if (f.has("--warmup")) {
+                w = w.withWarmupDurationSeconds(f.intValue("--warmup", 0, 0));
+            }
+            if (f.has("--duration")) {
+                w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
+            }
+            return w;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    public static int run(String[] args, PrintStream out) throws UsageException, IOException {
+        CompareRunner.Options o = parse(args);
+        Files.createDirectories(o.outDir);
+        ClientLogging.configure(o.outDir.resolve("logs"));
+        out.printf("comparing %s, %d round(s), baseline %s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.workload, o.outDir);
+        try {
+            new CompareRunner(o, out).run();
+            return 0;
+        } catch (CompareRunner.CompareFailedException e) {
+            System.err.println("compare failed: " + e.getMessage());
+            return 1;
+        }
+    }
+}

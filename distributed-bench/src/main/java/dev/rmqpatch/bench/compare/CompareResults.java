@@ -1,0 +1,67 @@
+package dev.rmqpatch.bench.compare;
+
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The results.json of a comparison; field names are documented in the README. */
+public final class CompareResults {
+    /** "ok", "failed" (with error) or "running" (written after every round, so an interrupted run leaves a file). */
+    public String status = "running";
+    public String error;
+    public String baseline;
+    public List<VariantResult> variants = new ArrayList<>();
+    /** The harness ceiling: the same workload against the no-op sink; null with --no-sink. */
+    public Ceiling harnessCeiling;
+    public List<String> warnings = new ArrayList<>();
+    public Map<String, Object> metadata = new LinkedHashMap<>();
+
+    /** One variant over all its rounds. */
+    public static final class VariantResult {
+        public String name;
+        public String distribution;
+        public String conf;
+        public Map<String, String> confOverrides;
+        /** Acknowledged messages per second, per round and summarised. */
+        public Spread tps;
+        /** Latency percentiles of all rounds' histograms merged with Histogram.add (never averaged percentiles). */
+        public LatencySummary latencyMs;
+        public Spread brokerCpuUsPerMsg;
+        public Spread storedBytesPerMsg;
+        public Spread gcPauseMs;
+        /** CPU of the machine not used by any process of the run (other load), cores; a distortion indicator. */
+        public Spread otherCpuCores;
+        /** Medians (and merged latency percentiles) divided by the baseline's. */
+        public Map<String, Double> ratioToBaseline = new LinkedHashMap<>();
+        /** Whether this variant's min-max range overlaps the baseline's, per figure (true = not separable). */
+        public Map<String, Boolean> rangeOverlapsBaseline = new LinkedHashMap<>();
+        public long failedSends;
+        public List<RoundResult> rounds = new ArrayList<>();
+    }
+
+    /** One round of one variant; the full run result is in resultFile. */
+    public static final class RoundResult {
+        public int round;
+        public String status;
+        public Double tps;
+        public LatencySummary latencyMs;
+        public Double brokerCpuUsPerMsg;
+        public Double storedBytesPerMsg;
+        public Double gcPauseMs;
+        public Double brokerCores;
+        public Double otherCpuCores;
+        public long failedSends;
+        public String resultFile;
+    }
+
+    /** Harness ceiling measured with the sink. */
+    public static final class Ceiling {
+        public Double tps;
+        public LatencySummary latencyMs;
+        public Double agentCpuUsPerMsg;
+        public Double sinkCpuUsPerMsg;
+        public String resultFile;
+    }
+}

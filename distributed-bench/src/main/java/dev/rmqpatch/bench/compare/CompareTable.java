@@ -1,0 +1,80 @@
+package dev.rmqpatch.bench.compare;
+
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The text table and the spread verdicts that compare prints and writes to table.txt. */
+public final class CompareTable {
+    private CompareTable() {
+    }
+
+    public static String render(CompareResults results, int rounds) {
+        String base = results.baseline;
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"variant", "msg/s", "(min-max)", "x" + base, "p50 ms", "p99 ms", "p99.9 ms", "p99 x",
+            "broker us/msg", "(min-max)", "x", "stored B/msg", "x", "GC ms"});
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.tps == null) {
+                continue;
+            }
+            rows.add(new String[] {
+                v.name,
+                Format.num(v.tps.median, 0),
+                range(v.tps, 0),
+                Format.ratio(v.ratioToBaseline.get("tps")),
+                Format.num(v.latencyMs.p50, 2),
+                Format.num(v.latencyMs.p99, 2),
+                Format.num(v.latencyMs.p999, 2),
+                Format.ratio(v.ratioToBaseline.get("p99")),
+                Format.num(v.brokerCpuUsPerMsg.median, 1),
+                range(v.brokerCpuUsPerMsg, 1),
+                Format.ratio(v.ratioToBaseline.get("brokerCpuUsPerMsg")),
+                Format.num(v.storedBytesPerMsg.median, 1),
+                Format.ratio(v.ratioToBaseline.get("storedBytesPerMsg")),
+                Format.num(v.gcPauseMs.median, 0)});
+        }
+        StringBuilder s = new StringBuilder(Table.render(rows));
+        s.append(String.format(Locale.ROOT, "medians over %d interleaved round(s); latency percentiles from all rounds' histograms merged; "
+            + "x = ratio to %s%n", rounds, base));
+        if (results.harnessCeiling != null && results.harnessCeiling.tps != null) {
+            s.append(String.format(Locale.ROOT, "harness ceiling (same agents and workload against a no-op sink): %,.0f msg/s, p99 %s ms%n",
+                results.harnessCeiling.tps, Format.num(results.harnessCeiling.latencyMs.p99, 2)));
+        }
+        for (String verdict : verdicts(results)) {
+            s.append(verdict).append('\n');
+        }
+        for (String w : results.warnings) {
+            s.append("WARNING: ").append(w).append('\n');
+        }
+        return s.toString();
+    }
+
+    private static String range(Spread s, int decimals) {
+        return s.min == null ? "-" : "(" + Format.num(s.min, decimals) + "-" + Format.num(s.max, decimals) + ")";
+    }
+
+    /** Per variant and figure: the ratio, and whether it stands out of the round-to-round spread. */
+    public static List<String> verdicts(CompareResults results) {
+        List<String> out = new ArrayList<>();
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.name.equals(results.baseline) || v.tps == null || v.ratioToBaseline.isEmpty()) {
+                continue;
+            }
+            out.add(String.format(Locale.ROOT, "%s vs %s: msg/s %s (%s), broker CPU/msg %s (%s), stored B/msg %s (%s)", v.name, results.baseline,
+                Format.ratio(v.ratioToBaseline.get("tps")), verdict(v.rangeOverlapsBaseline.get("tps")),
+                Format.ratio(v.ratioToBaseline.get("brokerCpuUsPerMsg")), verdict(v.rangeOverlapsBaseline.get("brokerCpuUsPerMsg")),
+                Format.ratio(v.ratioToBaseline.get("storedBytesPerMsg")), verdict(v.rangeOverlapsBaseline.get("storedBytesPerMsg"))));
+        }
+        return out;
+    }
+
+    private static String verdict(Boolean overlaps) {
+        if (overlaps == null) {
+            return "spread unknown: needs 2+ rounds";
+        }
+        return overlaps ? "within the round-to-round spread" : "outside the spread";
+    }
+}

@@ -1,0 +1,111 @@
+package dev.rmqpatch.bench.compare;
+
+import dev.rmqpatch.bench.coordinator.RunResult;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+
+/** Turns a variant's per-round run results into its summary, and relates variants to the baseline. */
+public final class Summarizer {
+    private Summarizer() {
+    }
+
+    public static CompareResults.RoundResult round(int round, RunResult r, String resultFile) {
+        CompareResults.RoundResult x = new CompareResults.RoundResult();
+        x.round = round;
+        x.status = r.status;
+        x.tps = r.tps;
+        x.latencyMs = r.latencyMs;
+        if (r.broker != null) {
+            x.brokerCpuUsPerMsg = r.broker.cpuUsPerMsg;
+            x.storedBytesPerMsg = r.broker.storedBytesPerMsg;
+            x.gcPauseMs = r.broker.gcPauseMillis;
+            x.brokerCores = r.broker.brokerCores;
+            x.otherCpuCores = r.broker.otherCores;
+        }
+        x.failedSends = r.counts == null ? 0 : r.counts.failed;
+        x.resultFile = resultFile;
+        return x;
+    }
+
+    /** Summarises one variant from its completed rounds (run results in round order, same length as rounds). */
+    public static void summarize(CompareResults.VariantResult v, List<RunResult> runs) {
+        v.tps = spread(v.rounds, r -> r.tps);
+        v.brokerCpuUsPerMsg = spread(v.rounds, r -> r.brokerCpuUsPerMsg);
+        v.storedBytesPerMsg = spread(v.rounds, r -> r.storedBytesPerMsg);
+        v.gcPauseMs = spread(v.rounds, r -> r.gcPauseMs);
+        v.otherCpuCores = spread(v.rounds, r -> r.otherCpuCores);
+        v.failedSends = v.rounds.stream().mapToLong(r -> r.failedSends).sum();
+        List<Histogram> latencies = new ArrayList<>();
+        for (RunResult r : runs) {
+            if (r.latencyHistogram != null) {
+                latencies.add(Histograms.decode(r.latencyHistogram));
+            }
+        }
+        v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
+    }
+
+    private static Spread spread(List<CompareResults.RoundResult> rounds, Function<CompareResults.RoundResult, Double> f) {
+        List<Double> values = new ArrayList<>();
+        for (CompareResults.RoundResult r : rounds) {
+            values.add(f.apply(r));
+        }
+        return Spread.of(values);
+    }
+
+    /** Fills ratioToBaseline and rangeOverlapsBaseline of every variant (the baseline's own ratios are 1). */
+    public static void relate(List<CompareResults.VariantResult> variants, String baseline) {
+        CompareResults.VariantResult base = null;
+        for (CompareResults.VariantResult v : variants) {
+            if (v.name.equals(baseline)) {
+                base = v;
+            }
+        }
+        if (base == null || base.tps == null) {
+            return;
+        }
+        for (CompareResults.VariantResult v : variants) {
+            if (v.tps == null) {
+                continue;
+            }
+            Map<String, Double> r = v.ratioToBaseline;
+            r.clear();
+            r.put("tps", Spread.ratio(v.tps.median, base.tps.median));
+            r.put("p50", Spread.ratio(v.latencyMs.p50, base.latencyMs.p50));
+            r.put("p99", Spread.ratio(v.latencyMs.p99, base.latencyMs.p99));
+            r.put("p999", Spread.ratio(v.latencyMs.p999, base.latencyMs.p999));
+            r.put("brokerCpuUsPerMsg", Spread.ratio(v.brokerCpuUsPerMsg.median, base.brokerCpuUsPerMsg.median));
+            r.put("storedBytesPerMsg", Spread.ratio(v.storedBytesPerMsg.median, base.storedBytesPerMsg.median));
+            Map<String, Boolean> o = v.rangeOverlapsBaseline;
+            o.clear();
+            o.put("tps", v.tps.overlaps(base.tps));
+            o.put("brokerCpuUsPerMsg", v.brokerCpuUsPerMsg.overlaps(base.brokerCpuUsPerMsg));
+            o.put("storedBytesPerMsg", v.storedBytesPerMsg.overlaps(base.storedBytesPerMsg));
+        }
+    }
+
+    /** Warnings a reader of the table must see: harness limits, other load, failures. */
+    public static List<String> warnings(CompareResults results) {
+        List<String> w = new ArrayList<>();
+        Double ceiling = results.harnessCeiling == null ? null : results.harnessCeiling.tps;
+        for (CompareResults.VariantResult v : results.variants) {
+            if (ceiling != null && v.tps != null && v.tps.median != null && v.tps.median > ceiling / 2) {
+                w.add(String.format("%s reached %.0f%% of the harness ceiling (%,.0f msg/s against the no-op sink): above half of it, "
+                    + "the agents' own CPU and latency limit throughput too, so TPS understates the broker difference; broker CPU "
+                    + "per message is the figure to trust (more agent hosts would lift the ceiling)", v.name, 100 * v.tps.median / ceiling, ceiling));
+            }
+            if (v.otherCpuCores != null && v.otherCpuCores.max != null && v.otherCpuCores.max > 0.2) {
+                w.add(String.format("%s: processes outside the run used up to %.2f cores in a round: the machine was not quiet, "
+                    + "numbers are distorted", v.name, v.otherCpuCores.max));
+            }
+            if (v.failedSends > 0) {
+                w.add(String.format("%s: %,d sends failed in the measurement windows (see the rounds' result.json for causes)", v.name, v.failedSends));
+            }
+        }
+        return w;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.rmqpatch.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CI smoke of the main job: scripts/compare.sh with a tiny duration, checking the documented results.json. */
+@Timeout(400)
+class CompareScriptIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void compareScriptWritesTheDocumentedResults() throws Exception {
+        Path script = Dists.repoRoot().resolve("scripts/compare.sh");
+        Dists.stock();
+        Dists.patched();
+        Path out = dir.resolve("cmp");
+        Path log = dir.resolve("compare.log");
+        List<String> command = new ArrayList<>(List.of(script.toString(), "--no-build", "--variants", "4.9.0,4.9.0-patched",
+            "--rounds", "1", "--duration", "2", "--warmup", "1", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertTrue(p.waitFor(360, TimeUnit.SECONDS), "compare.sh finished");
+        } finally {
+            p.destroyForcibly();
+        }
+        String printed = Files.readString(log);
+        assertEquals(0, p.exitValue(), printed);
+        assertTrue(printed.contains("harness ceiling"), printed);
+        assertTrue(Files.size(out.resolve("chart.png")) > 1000, "chart.png written");
+        assertTrue(Files.readString(out.resolve("table.txt")).contains("4.9.0-patched"));
+
+        JsonObject results = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", results.get("status").getAsString());
+        assertEquals("4.9.0", results.get("baseline").getAsString(), "first variant when 4.9.0-tuned is not compared");
+        JsonArray variants = results.getAsJsonArray("variants");
+        assertEquals(2, variants.size());
+        double[] storedBytes = new double[2];
+        for (int i = 0; i < 2; i++) {
+            JsonObject v = variants.get(i).getAsJsonObject();
+            assertEquals(i == 0 ? "4.9.0" : "4.9.0-patched", v.get("name").getAsString());
+            JsonObject tps = v.getAsJsonObject("tps");
+            for (String field : List.of("median", "min", "max")) {
+                assertTrue(tps.get(field).getAsDouble() > 0, "tps." + field);
+            }
+            assertEquals(1, tps.getAsJsonArray("rounds").size());
+            JsonObject latency = v.getAsJsonObject("latencyMs");
+            for (String field : List.of("p50", "p99", "p999")) {
+                assertTrue(latency.get(field).getAsDouble() > 0, "latencyMs." + field);
+            }
+            assertTrue(v.getAsJsonObject("brokerCpuUsPerMsg").get("median").getAsDouble() > 0);
+            storedBytes[i] = v.getAsJsonObject("storedBytesPerMsg").get("median").getAsDouble();
+            assertTrue(storedBytes[i] > 300, "stored bytes per message include the 300-byte body");
+            assertTrue(v.getAsJsonObject("ratioToBaseline").has("tps"));
+            assertEquals(1, v.getAsJsonArray("rounds").size());
+            String roundFile = v.getAsJsonArray("rounds").get(0).getAsJsonObject().get("resultFile").getAsString();
+            assertTrue(Files.isRegularFile(out.resolve(roundFile)), roundFile);
+        }
+        // The patched broker stores no WAIT property and no trailing separator: fewer bytes per message, exactly.
+        assertTrue(storedBytes[1] < storedBytes[0], "patched " + storedBytes[1] + " vs stock " + storedBytes[0]);
+
+        JsonObject meta = results.getAsJsonObject("metadata");
+        assertTrue(meta.get("command").getAsString().startsWith("scripts/compare.sh"), meta.get("command").getAsString());
+        assertTrue(meta.getAsJsonObject("machine").get("cpus").getAsInt() > 0);
+        assertTrue(meta.getAsJsonObject("coordinatorJvm").has("version"));
+        JsonObject patched = meta.getAsJsonObject("variants").getAsJsonObject("4.9.0-patched");
+        assertTrue(patched.getAsJsonObject("jars").has("rocketmq-remoting-4.9.0.jar"));
+        assertTrue(patched.getAsJsonObject("jars").has("all-lib-jars"));
+        boolean opens = false;
+        for (JsonElement arg : patched.getAsJsonArray("brokerCommandLine")) {
+            opens |= arg.getAsString().contains("jdk.internal.ref");
+        }
+        assertTrue(opens, "the broker's JVM flags are recorded");
+        assertTrue(results.getAsJsonObject("harnessCeiling").get("tps").getAsDouble() > 0);
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The main job: an interleaved A/B comparison of RocketMQ brokers (stock, tuned, patched 4.9.0, optionally 4.9.1)
+# on fresh loopback clusters, with a table, chart.png and results.json. Builds the harness and the distributions
+# it needs when they are missing, then runs `distributed-bench.jar compare`. See --help.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HELP="$ROOT/distributed-bench/src/main/resources/dev/rmqpatch/bench/compare/help.txt"
+JAR="$ROOT/distributed-bench/target/distributed-bench.jar"
+
+die() { echo "compare.sh: $*" >&2; exit 2; }
+
+# Only the options that decide what to build are read here; everything else goes to the Java side,
+# which rejects unknown options with a clear message.
+VARIANTS="4.9.0,4.9.0-tuned,4.9.0-patched"
+DIST_DIR_GIVEN=""
+BUILD=1
+PASS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) cat "$HELP"; exit 0 ;;
+    --no-build) BUILD=0; shift ;;
+    --variants) VARIANTS=${2:?--variants needs a value}; PASS+=("$1" "$2"); shift 2 ;;
+    --variants=*) VARIANTS=${1#--variants=}; PASS+=("$1"); shift ;;
+    --dist-dir|--dist-dir=*) DIST_DIR_GIVEN=1; PASS+=("$1"); shift ;;
+    *) PASS+=("$1"); shift ;;
+  esac
+done
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=$(command -v java || true); fi
+[ -n "$JAVA" ] || die "no java found; install JDK 17+ or set JAVA_HOME"
+JAVA_MAJOR=$("$JAVA" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}' | awk -F. '{ if ($1 == "1") print $2; else print $1 }')
+[ "${JAVA_MAJOR:-0}" -ge 17 ] 2>/dev/null || die "the harness needs JDK 17+, found $JAVA ($JAVA_MAJOR)"
+
+build() {
+  [ "$BUILD" = 1 ] || die "$1 is missing and --no-build was given; build it with: $2"
+  echo "compare.sh: $1 is missing; building it: $2"
+  (cd "$ROOT" && eval "$2") || die "building $1 failed (command: $2)"
+}
+
+if [ ! -f "$JAR" ] || [ ! -d "$ROOT/distributed-bench/target/lib" ]; then
+  build "the harness (distributed-bench.jar)" "mvn -B -q -pl distributed-bench -DskipTests package"
+fi
+
+# Each variant needs broker-patches/target/rocketmq-<version>-{stock,patched}; see --help.
+if [ -z "$DIST_DIR_GIVEN" ]; then
+  IFS=',' read -r -a NAMES <<< "$VARIANTS"
+  for name in "${NAMES[@]}"; do
+    name=${name// /}
+    [ -n "$name" ] || continue
+    version=${name%%-*}
+    case "$name" in *-patched) kind=patched ;; *) kind=stock ;; esac
+    dist="$ROOT/broker-patches/target/rocketmq-$version-$kind"
+    [ -x "$dist/bin/mqbroker" ] && continue
+    if [ -x "$ROOT/scripts/build.sh" ]; then
+      if [ "$kind" = stock ] && [ "$version" != 4.9.0 ]; then
+        build "$dist" "scripts/build.sh --rocketmq-version $version --stock-only --skip-tests"
+      else
+        build "$dist" "scripts/build.sh --rocketmq-version $version --skip-tests"
+      fi
+    elif [ "$version" = 4.9.0 ]; then
+      build "$dist" "mvn -B -q -pl codec,broker-patches -DskipTests install"
+    else
+      die "$dist is missing and scripts/build.sh is not there to build RocketMQ $version"
+    fi
+    [ -x "$dist/bin/mqbroker" ] || die "the build did not produce $dist"
+  done
+fi
+
+# exec: Ctrl-C reaches the JVM, whose shutdown hook stops every agent, name server and broker it started.
+exec "$JAVA" --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+  -Djava.awt.headless=true -Drmqpatch.launcher=scripts/compare.sh \
+  -jar "$JAR" compare --repo-root "$ROOT" ${PASS[@]+"${PASS[@]}"}
