@@ -23,8 +23,8 @@ import java.util.Set;
 /** {@code compare}: parses the command line into {@link CompareRunner.Options}. */
 public final class CompareCommand {
     public static final List<String> DEFAULT_VARIANTS = List.of("4.9.0", "4.9.0-tuned", "4.9.0-patched");
-    static final int DEFAULT_WARMUP = 10;
-    static final int DEFAULT_DURATION = 12;
+    static final int DEFAULT_WARMUP = 12;
+    static final int DEFAULT_DURATION = 10;
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
         "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root");

@@ -88,8 +88,6 @@ public final class CompareRunner {
             if (o.ceiling != null) {
                 results.harnessCeiling = new CompareResults.Ceiling();
                 results.harnessCeiling.tps = o.ceiling;
-            } else if (o.sink) {
-                measureCeiling(agents, admin);
             }
             int total = o.rounds * o.variants.size();
             int done = 0;
@@ -100,6 +98,11 @@ public final class CompareRunner {
                     summarize();
                     ResultsFile.write(o.outDir.resolve("results.json"), results);
                 }
+            }
+            if (o.ceiling == null && o.sink) {
+                // Last, with the same agent JVMs already JIT-warm from the rounds: a ceiling measured with cold
+                // agents would understate what the harness can do.
+                measureCeiling(agents, admin);
             }
             results.status = "ok";
         } catch (RunFailedException | LocalCluster.ClusterException | IOException | RuntimeException e) {
@@ -201,7 +204,7 @@ public final class CompareRunner {
     }
 
     private void measureCeiling(List<AgentClient> agents, BrokerAdmin admin) throws IOException, RunFailedException {
-        Path dir = o.outDir.resolve("runs/0-sink");
+        Path dir = o.outDir.resolve("runs/sink");
         out.println("harness ceiling: the same workload against a no-op sink ...");
         LocalJvm.Started sink = LocalJvm.launch("sink", List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
             List.of("sink", "--port", "0", "--queues", Integer.toString(o.workload.partitionsPerTopic()), "--log-dir", dir.resolve("logs").toString()),
@@ -224,7 +227,7 @@ public final class CompareRunner {
             c.sinkCpuUsPerMsg = r.broker == null ? null : r.broker.cpuUsPerMsg;
             c.resultFile = o.outDir.relativize(dir.resolve("result.json")).toString();
             results.harnessCeiling = c;
-            out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n%n", r.tps, r.agentCpuUsPerMsg == null ? "-" : String.format("%.1f", r.agentCpuUsPerMsg));
+            out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n", r.tps, r.agentCpuUsPerMsg == null ? "-" : String.format("%.1f", r.agentCpuUsPerMsg));
         } finally {
             sink.process.stop(Duration.ofSeconds(10));
         }
