@@ -1,0 +1,135 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.rocketmq.store.CommitLog;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drop-in check of both distributions through their bin/ scripts (stock NamesrvStartup and BrokerStartup on the
+ * distribution's lib/): a stock client in its own JVM, on the stock jars only, sends and reads back messages,
+ * then the CommitLog is scanned. The stock run must contain WAIT=true (so the check can fail); the patched run
+ * must not, and stores fewer bytes per message. Both runs use the same topic and keys, so the byte difference
+ * is the properties string alone.
+ */
+class DropInIT {
+
+    private static final int MESSAGES = 200;
+    private static final byte[] WAIT = "WAIT\u0001true".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void patchedBrokerStoresNoWaitAndOldClientsReadEverything() throws Exception {
+        Scan stock = roundTripAndScan("stock");
+        Scan patched = roundTripAndScan("patched");
+        assertEquals(MESSAGES, stock.messages, "stock messages stored");
+        assertEquals(MESSAGES, patched.messages, "patched messages stored");
+        assertEquals(MESSAGES, stock.waits, "stock broker stores WAIT with every message");
+        assertEquals(0, patched.waits, "patched broker stores no WAIT");
+        double saved = (stock.bytes - patched.bytes) / (double) MESSAGES;
+        System.out.printf("[DropInIT] bytes per message: stock %.1f, patched %.1f, saved %.1f%n",
+            stock.bytes / (double) MESSAGES, patched.bytes / (double) MESSAGES, saved);
+        assertTrue(saved >= 10, "WAIT\\u0001true\\u0002 is 10 bytes; saved only " + saved);
+    }
+
+    @Test
+    void listPatchesShowsWhatEachDistributionCarries() throws Exception {
+        Result patched = run(LocalCluster.dist("patched").resolve("bin/rmqpatch-info").toString());
+        assertEquals(0, patched.exit, patched.out);
+        for (String p : new String[] {"P1 header-decode", "P2 properties-codec", "P3 transient-properties",
+            "P4 response-header-encode"}) {
+            assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
+        }
+        assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);
+        Result stock = run(LocalCluster.dist("stock").resolve("bin/rmqpatch-info").toString());
+        assertEquals(1, stock.exit, "a stock lib/ has no patches:\n" + stock.out);
+    }
+
+    private static Result run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "timed out: " + String.join(" ", cmd));
+        return new Result(p.exitValue(), out);
+    }
+
+    private record Result(int exit, String out) {
+    }
+
+    private Scan roundTripAndScan(String variant) throws Exception {
+        try (LocalCluster cluster = new LocalCluster(LocalCluster.dist(variant), "broker-tuned.conf").start()) {
+            List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false",
+                "-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
+                    + Path.of("target", "test-classes").toAbsolutePath(),
+                StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(MESSAGES)));
+            Path out = cluster.dir.resolve("client.out");
+            Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            boolean done = client.waitFor(3, TimeUnit.MINUTES);
+            if (!done) {
+                client.destroyForcibly().waitFor();
+            }
+            String text = Files.readString(out);
+            String summary = text.lines().filter(l -> l.startsWith("ROUNDTRIP") || l.startsWith("MISMATCH"))
+                .reduce("", (a, b) -> a + b + "\n");
+            assertTrue(done && client.exitValue() == 0, variant + ": stock client round trip failed:\n"
+                + (summary.isEmpty() ? text : summary));
+            cluster.stopBroker();
+            return scan(cluster.commitLogDir());
+        }
+    }
+
+    /** Walks the CommitLog message by message (4-byte total size first) and counts WAIT occurrences. */
+    static Scan scan(Path commitLogDir) throws Exception {
+        Scan s = new Scan();
+        try (Stream<Path> files = Files.list(commitLogDir)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(f));
+                while (buf.remaining() >= 8) {
+                    int size = buf.getInt(buf.position());
+                    int magic = buf.getInt(buf.position() + 4);
+                    if (size <= 0 || magic != CommitLog.MESSAGE_MAGIC_CODE) {
+                        break; // the blank filler at the end of a file, or no more messages
+                    }
+                    byte[] msg = new byte[size];
+                    buf.get(msg);
+                    s.messages++;
+                    s.bytes += size;
+                    s.waits += count(msg, WAIT);
+                }
+            }
+        }
+        return s;
+    }
+
+    private static int count(byte[] hay, byte[] needle) {
+        int n = 0;
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            n++;
+        }
+        return n;
+    }
+
+    static final class Scan {
+        int messages;
+        long bytes;
+        int waits;
+    }
+}
