@@ -34,8 +34,8 @@ class DropInIT {
         Scan patched = roundTripAndScan("patched");
         assertEquals(MESSAGES, stock.messages, "stock messages stored");
         assertEquals(MESSAGES, patched.messages, "patched messages stored");
-        assertEquals(MESSAGES, stock.waits, "stock broker stores WAIT with every message");
-        assertEquals(0, patched.waits, "patched broker stores no WAIT");
+        assertEquals(MESSAGES, stock.matches, "stock broker stores WAIT with every message");
+        assertEquals(0, patched.matches, "patched broker stores no WAIT");
         double saved = (stock.bytes - patched.bytes) / (double) MESSAGES;
         System.out.printf("[DropInIT] bytes per message: stock %.1f, patched %.1f, saved %.1f%n",
             stock.bytes / (double) MESSAGES, patched.bytes / (double) MESSAGES, saved);
@@ -92,6 +92,11 @@ class DropInIT {
 
     /** Walks the CommitLog message by message (4-byte total size first) and counts WAIT occurrences. */
     static Scan scan(Path commitLogDir) throws Exception {
+        return scan(commitLogDir, WAIT);
+    }
+
+    /** Walks the CommitLog message by message (4-byte total size first) and counts the occurrences of {@code needle}. */
+    static Scan scan(Path commitLogDir, byte[] needle) throws Exception {
         Scan s = new Scan();
         try (Stream<Path> files = Files.list(commitLogDir)) {
             for (Path f : (Iterable<Path>) files.sorted()::iterator) {
@@ -106,7 +111,7 @@ class DropInIT {
                     buf.get(msg);
                     s.messages++;
                     s.bytes += size;
-                    s.waits += count(msg, WAIT);
+                    s.matches += count(msg, needle);
                 }
             }
         }
@@ -130,6 +135,6 @@ class DropInIT {
     static final class Scan {
         int messages;
         long bytes;
-        int waits;
+        int matches;
     }
 }

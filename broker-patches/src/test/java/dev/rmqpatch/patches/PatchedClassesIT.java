@@ -1,0 +1,258 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The patched classes as the JVM sees them: stock lib/ and patched lib/ are loaded side by side in isolated class
+ * loaders (so the JVM's verifier checks every rewritten method on loading), and the patched methods are called
+ * with the same inputs as the stock ones. Differences allowed are exactly the documented ones.
+ */
+class PatchedClassesIT {
+
+    private static URLClassLoader stock;
+    private static URLClassLoader patched;
+
+    @BeforeAll
+    static void loaders() throws IOException {
+        stock = loader(LocalCluster.dist("stock").resolve("lib"));
+        patched = loader(LocalCluster.dist("patched").resolve("lib"));
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        stock.close();
+        patched.close();
+    }
+
+    @Test
+    void everyRewrittenClassVerifiesAndLinks() throws Exception {
+        for (String c : new String[] {"org.apache.rocketmq.broker.processor.SendMessageProcessor",
+            "org.apache.rocketmq.remoting.protocol.RemotingCommand", "org.apache.rocketmq.common.message.MessageDecoder"}) {
+            Class<?> cls = Class.forName(c, true, patched);
+            assertTrue(cls.getClassLoader() == patched, c + " comes from the patched lib/");
+        }
+    }
+
+    @Test
+    void rewrittenClassesKeepTheirClassFileVersionAndCodecIsJava8() throws Exception {
+        Path stockLib = LocalCluster.dist("stock").resolve("lib");
+        Path patchedLib = LocalCluster.dist("patched").resolve("lib");
+        String v = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
+        String[][] classes = {{"rocketmq-broker-" + v + ".jar", "org/apache/rocketmq/broker/processor/SendMessageProcessor"},
+            {"rocketmq-remoting-" + v + ".jar", "org/apache/rocketmq/remoting/protocol/RemotingCommand"},
+            {"rocketmq-common-" + v + ".jar", "org/apache/rocketmq/common/message/MessageDecoder"}};
+        for (String[] c : classes) {
+            assertEquals(major(stockLib.resolve(c[0]), c[1]), major(patchedLib.resolve(c[0]), c[1]), c[1]);
+        }
+        try (Stream<Path> jars = Files.list(patchedLib)) {
+            Path codec = jars.filter(p -> p.getFileName().toString().startsWith("rmqpatch-codec")).findFirst().orElseThrow();
+            try (JarFile jf = new JarFile(codec.toFile())) {
+                for (Enumeration<JarEntry> e = jf.entries(); e.hasMoreElements(); ) {
+                    JarEntry entry = e.nextElement();
+                    if (entry.getName().endsWith(".class")) {
+                        assertTrue(major(jf, entry) <= 52, entry.getName() + " is newer than Java 8");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void propertiesDecodeGivesStockResults() throws Exception {
+        String[] inputs = {"", "WAIT\u0001true\u0002TAGS\u0001a\u0002", "KEYS\u0001k1 k2\u0002UNIQ_KEY\u0001AC1\u0002city\u0001Zürich-東京",
+            "garbage without separators", "\u0001\u0001\u0002\u0002", "a\u0001\u0002b\u0001c", "a\u0001b\u0001\u0001", "=\u0001x\u0002\u0001y",
+            "dup\u00011\u0002dup\u00012", "\uD83D\uDE80\u0001\uD83D\uDE80\u0002"};
+        for (String in : inputs) {
+            Object want = call(stock, "org.apache.rocketmq.common.message.MessageDecoder", "string2messageProperties",
+                new Class<?>[] {String.class}, in);
+            Object got = call(patched, "org.apache.rocketmq.common.message.MessageDecoder", "string2messageProperties",
+                new Class<?>[] {String.class}, in);
+            assertEquals(want, got, "decode of " + in.replace('\u0001', '=').replace('\u0002', ';'));
+        }
+    }
+
+    @Test
+    void propertiesEncodeDecodesToTheSameMapWithoutTrailingSeparator() throws Exception {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("TAGS", "tag-1");
+        props.put("KEYS", "key-1 key-2");
+        props.put("WAIT", "true");
+        props.put("city", "Zürich-東京 ✓");
+        String stockString = (String) call(stock, "org.apache.rocketmq.common.message.MessageDecoder",
+            "messageProperties2String", new Class<?>[] {Map.class}, props);
+        String patchedString = (String) call(patched, "org.apache.rocketmq.common.message.MessageDecoder",
+            "messageProperties2String", new Class<?>[] {Map.class}, props);
+        assertEquals(stockString, patchedString + "\u0002", "same order and content, no trailing separator");
+        Object decodedByStock = call(stock, "org.apache.rocketmq.common.message.MessageDecoder", "string2messageProperties",
+            new Class<?>[] {String.class}, patchedString);
+        assertEquals(new HashMap<>(props), decodedByStock, "stock decodes the patched encoding to the same map");
+    }
+
+    @Test
+    void sendHeaderDecodeGivesStockResults() throws Exception {
+        HashMap<String, String> ext = sendV2Fields();
+        assertEquals(fields(decode(stock, "SendMessageRequestHeaderV2", ext)),
+            fields(decode(patched, "SendMessageRequestHeaderV2", ext)));
+        HashMap<String, String> v1 = new HashMap<>();
+        v1.put("producerGroup", "pg");
+        v1.put("topic", "T");
+        v1.put("defaultTopic", "TBW102");
+        v1.put("defaultTopicQueueNums", "4");
+        v1.put("queueId", "-1");
+        v1.put("sysFlag", "0");
+        v1.put("bornTimestamp", "1700000000000");
+        v1.put("flag", "0");
+        v1.put("properties", "KEYS\u0001x");
+        v1.put("unitMode", "false");
+        assertEquals(fields(decode(stock, "SendMessageRequestHeader", v1)), fields(decode(patched, "SendMessageRequestHeader", v1)));
+    }
+
+    @Test
+    void headersWithoutCodecKeepStockReflection() throws Exception {
+        HashMap<String, String> ext = new HashMap<>();
+        ext.put("consumerGroup", "cg");
+        ext.put("topic", "T");
+        ext.put("queueId", "3");
+        ext.put("queueOffset", "42");
+        ext.put("maxMsgNums", "32");
+        ext.put("sysFlag", "2");
+        ext.put("commitOffset", "0");
+        ext.put("suspendTimeoutMillis", "15000");
+        ext.put("subVersion", "1");
+        assertEquals(fields(decode(stock, "PullMessageRequestHeader", ext)), fields(decode(patched, "PullMessageRequestHeader", ext)));
+    }
+
+    @Test
+    void malformedSendHeaderFailsNamingTheFieldWhereStockReturnsHalfAHeader() throws Exception {
+        HashMap<String, String> ext = sendV2Fields();
+        ext.put("e", "three");
+        Map<String, Object> half = fields(decode(stock, "SendMessageRequestHeaderV2", ext));
+        assertNull(half.get("e"), "stock 4.9.0 logs the bad queueId and leaves it null");
+        InvocationTargetException e = assertThrows(InvocationTargetException.class,
+            () -> decode(patched, "SendMessageRequestHeaderV2", ext));
+        assertEquals("org.apache.rocketmq.remoting.exception.RemotingCommandException", e.getCause().getClass().getName());
+        assertTrue(e.getCause().getMessage().contains("<e>") && e.getCause().getMessage().contains("three"),
+            e.getCause().getMessage());
+    }
+
+    @Test
+    void responseHeaderEncodeGivesStockExtFields() throws Exception {
+        assertEquals(encodeResponse(stock), encodeResponse(patched));
+        assertEquals("7", encodeResponse(patched).get("queueId"));
+    }
+
+    private static Map<String, String> encodeResponse(ClassLoader cl) throws Exception {
+        Class<?> cmdClass = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl);
+        Class<?> headerClass = Class.forName("org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader", true, cl);
+        Object cmd = cmdClass.getMethod("createResponseCommand", Class.class).invoke(null, headerClass);
+        Object header = cmdClass.getMethod("readCustomHeader").invoke(cmd);
+        headerClass.getMethod("setMsgId", String.class).invoke(header, "7F00000100002A9F0000000000000F00");
+        headerClass.getMethod("setQueueId", Integer.class).invoke(header, 7);
+        headerClass.getMethod("setQueueOffset", Long.class).invoke(header, 123456789012L);
+        cmdClass.getMethod("makeCustomHeaderToNet").invoke(cmd);
+        @SuppressWarnings("unchecked")
+        Map<String, String> ext = (Map<String, String>) cmdClass.getMethod("getExtFields").invoke(cmd);
+        return new TreeMap<>(ext);
+    }
+
+    private static HashMap<String, String> sendV2Fields() {
+        HashMap<String, String> ext = new HashMap<>();
+        ext.put("a", "pg");
+        ext.put("b", "T");
+        ext.put("c", "TBW102");
+        ext.put("d", "4");
+        ext.put("e", "3");
+        ext.put("f", "0");
+        ext.put("g", "1700000000000");
+        ext.put("h", "0");
+        ext.put("i", "WAIT\u0001true\u0002TAGS\u0001x\u0002");
+        ext.put("j", "0");
+        ext.put("k", "false");
+        ext.put("l", "16");
+        ext.put("m", "false");
+        return ext;
+    }
+
+    private static Object decode(ClassLoader cl, String header, HashMap<String, String> ext) throws Exception {
+        Class<?> cmdClass = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl);
+        Class<?> headerClass = Class.forName("org.apache.rocketmq.common.protocol.header." + header, true, cl);
+        Object cmd = cmdClass.getMethod("createRequestCommand", int.class,
+            Class.forName("org.apache.rocketmq.remoting.CommandCustomHeader", true, cl)).invoke(null, 310, null);
+        cmdClass.getMethod("setExtFields", HashMap.class).invoke(cmd, new HashMap<>(ext));
+        Object h = cmdClass.getMethod("decodeCommandCustomHeader", Class.class).invoke(cmd, headerClass);
+        assertInstanceOf(headerClass, h);
+        return h;
+    }
+
+    /** Every instance field by name, read reflectively: what a stock decode would have set. */
+    private static Map<String, Object> fields(Object header) throws IllegalAccessException {
+        Map<String, Object> values = new TreeMap<>();
+        for (Class<?> c = header.getClass(); c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    f.setAccessible(true);
+                    values.put(f.getName(), f.get(header));
+                }
+            }
+        }
+        return values;
+    }
+
+    private static Object call(ClassLoader cl, String cls, String method, Class<?>[] types, Object... args) throws Exception {
+        Method m = Class.forName(cls, true, cl).getMethod(method, types);
+        return m.invoke(null, args);
+    }
+
+    private static URLClassLoader loader(Path lib) throws IOException {
+        List<URL> urls = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(lib)) {
+            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
+                urls.add(p.toUri().toURL());
+            }
+        }
+        // Platform loader as parent: nothing of the test class path (codec, stock jars) can leak in.
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static int major(Path jar, String internalName) throws IOException {
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            return major(jf, jf.getJarEntry(internalName + ".class"));
+        }
+    }
+
+    private static int major(JarFile jf, JarEntry entry) throws IOException {
+        try (InputStream in = jf.getInputStream(entry)) {
+            byte[] head = in.readNBytes(8);
+            return ((head[6] & 0xff) << 8) | (head[7] & 0xff);
+        }
+    }
+}

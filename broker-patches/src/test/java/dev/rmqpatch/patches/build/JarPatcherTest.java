@@ -1,0 +1,223 @@
+package dev.rmqpatch.patches.build;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+
+import dev.rmqpatch.patches.Patch;
+import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.transform.DelegateBody;
+import dev.rmqpatch.patches.transform.EntryHook;
+import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.MethodRef;
+import dev.rmqpatch.patches.transform.PatchException;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/** The patcher over the real stock jars: what it writes, and how it fails when a patch does not fit the jars. */
+class JarPatcherTest {
+
+    private static final String REMOTING_COMMAND = "org/apache/rocketmq/remoting/protocol/RemotingCommand";
+    private static final String MESSAGE_DECODER = "org/apache/rocketmq/common/message/MessageDecoder";
+    private static final String SEND_PROCESSOR = "org/apache/rocketmq/broker/processor/SendMessageProcessor";
+    private static final String PROPERTIES = "dev/rmqpatch/codec/properties/MessageProperties";
+    private static final MethodRef PROPS_TO_STRING =
+        new MethodRef(MESSAGE_DECODER, "messageProperties2String", "(Ljava/util/Map;)Ljava/lang/String;");
+    private static final MethodRef STRING_TO_PROPS =
+        new MethodRef(MESSAGE_DECODER, "string2messageProperties", "(Ljava/lang/String;)Ljava/util/Map;");
+    private static final MethodRef ENCODE_FOR_STORE =
+        new MethodRef(PROPERTIES, "encodeForStore", "(Ljava/util/Map;)Ljava/lang/String;");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void appliesEveryPatchToTheStockJarsAndLeavesTheRestAlone() throws Exception {
+        assumeTrue(TestJars.rocketmqVersion().equals("4.9.0"), "the patches target 4.9.0");
+        Path stock = TestJars.stockLib(tmp.resolve("stock"));
+        File codec = TestJars.codecJar(tmp);
+        Path out = tmp.resolve("patched");
+        Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), out.toFile());
+
+        assertEquals(List.of("P3 transient-properties"), applied.get("rocketmq-broker-4.9.0.jar"));
+        assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
+        assertEquals(List.of("P1 header-decode", "P4 response-header-encode"), applied.get("rocketmq-remoting-4.9.0.jar"));
+        assertEquals("P1 header-decode, P4 response-header-encode",
+            manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
+        assertNull(manifestAttribute(out.resolve("rocketmq-store-4.9.0.jar")), "store jar is not patched");
+        assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-store-4.9.0.jar")),
+            Files.readAllBytes(out.resolve("rocketmq-store-4.9.0.jar")), "unpatched jars are copied byte for byte");
+        assertTrue(Files.exists(out.resolve(codec.getName())), "codec jar added");
+
+        for (String[] c : new String[][] {{"rocketmq-remoting-4.9.0.jar", REMOTING_COMMAND},
+            {"rocketmq-common-4.9.0.jar", MESSAGE_DECODER}, {"rocketmq-broker-4.9.0.jar", SEND_PROCESSOR}}) {
+            byte[] before = classBytes(stock.resolve(c[0]), c[1]);
+            byte[] after = classBytes(out.resolve(c[0]), c[1]);
+            assertEquals(majorVersion(before), majorVersion(after), c[1] + " keeps its class-file version");
+            assertTrue(majorVersion(after) <= 52, c[1] + " still runs on Java 8");
+        }
+
+        MethodNode send = method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"), SEND_PROCESSOR), "asyncSendMessage");
+        assertEquals(1, calls(send, ENCODE_FOR_STORE), "P3: the stored string comes from encodeForStore");
+        assertEquals(0, calls(send, PROPS_TO_STRING), "P3: no stock encode left in asyncSendMessage");
+        assertEquals(1, calls(send, STRING_TO_PROPS), "P3: one properties parse per send instead of two");
+        MethodNode decode = method(classBytes(out.resolve("rocketmq-common-4.9.0.jar"), MESSAGE_DECODER),
+            "string2messageProperties");
+        assertEquals(1, calls(decode, new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
+    }
+
+    @Test
+    void missingTargetMethodFailsNamingPatchClassMethodAndDescriptor() throws Exception {
+        MethodRef absent = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeaderFast", "(Ljava/lang/Class;)V");
+        PatchException e = patchFails(new EntryHook(absent,
+            new MethodRef("dev/rmqpatch/codec/hook/RemotingCommandHooks", "makeCustomHeaderToNet",
+                "(L" + REMOTING_COMMAND + ";)Z")));
+        assertTrue(e.getMessage().contains("T9 test-patch"), e.getMessage());
+        assertTrue(e.getMessage().contains("org.apache.rocketmq.remoting.protocol.RemotingCommand.decodeCommandCustomHeaderFast(Ljava/lang/Class;)V"),
+            e.getMessage());
+    }
+
+    @Test
+    void missingTargetClassFails() throws Exception {
+        MethodRef absent = new MethodRef("org/apache/rocketmq/remoting/protocol/FastCodesHeader", "decode", "()V");
+        PatchException e = patchFails(new DelegateBody(absent, ENCODE_FOR_STORE));
+        assertTrue(e.getMessage().contains("T9 test-patch: class org.apache.rocketmq.remoting.protocol.FastCodesHeader"),
+            e.getMessage());
+    }
+
+    @Test
+    void zeroCallSitesFailInsteadOfSkippingSilently() throws Exception {
+        // decodeCommandCustomHeader never encodes properties: a matcher that hits nothing must stop the build.
+        MethodRef inMethod = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeader",
+            "(Ljava/lang/Class;)Lorg/apache/rocketmq/remoting/CommandCustomHeader;");
+        PatchException e = patchFails(new ReplaceCall(inMethod, PROPS_TO_STRING, ENCODE_FOR_STORE, 1));
+        assertTrue(e.getMessage().contains("expected 1 call(s)") && e.getMessage().contains("found 0"), e.getMessage());
+        assertTrue(e.getMessage().contains("T9 test-patch"), e.getMessage());
+    }
+
+    @Test
+    void unexpectedCallSiteCountFails() throws Exception {
+        assumeTrue(TestJars.rocketmqVersion().equals("4.9.0"), "call-site counts are those of 4.9.0");
+        MethodRef asyncSend = new MethodRef(SEND_PROCESSOR, "asyncSendMessage",
+            "(Lio/netty/channel/ChannelHandlerContext;L" + REMOTING_COMMAND + ";"
+                + "Lorg/apache/rocketmq/broker/mqtrace/SendMessageContext;"
+                + "Lorg/apache/rocketmq/common/protocol/header/SendMessageRequestHeader;)"
+                + "Ljava/util/concurrent/CompletableFuture;");
+        PatchException e = patchFails(new ReplaceCall(asyncSend, PROPS_TO_STRING, ENCODE_FOR_STORE, 2));
+        assertTrue(e.getMessage().contains("expected 2 call(s)") && e.getMessage().contains("found 1"), e.getMessage());
+    }
+
+    @Test
+    void codecMethodThatDoesNotExistFails() throws Exception {
+        MethodRef missing = new MethodRef(PROPERTIES, "encodeFast", "(Ljava/util/Map;)Ljava/lang/String;");
+        PatchException e = patchFails(new DelegateBody(PROPS_TO_STRING, missing));
+        assertTrue(e.getMessage().contains("encodeFast"), e.getMessage());
+    }
+
+    @Test
+    void delegateWithAnotherSignatureFails() throws Exception {
+        PatchException e = patchFails(new DelegateBody(PROPS_TO_STRING,
+            new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
+        assertTrue(e.getMessage().contains("must have descriptor"), e.getMessage());
+    }
+
+    private PatchException patchFails(MethodEdit edit) throws IOException {
+        Path stock = TestJars.stockLib(tmp.resolve("stock"));
+        File codec = TestJars.codecJar(tmp);
+        Path out = tmp.resolve("out");
+        PatchException e = assertThrows(PatchException.class,
+            () -> JarPatcher.patch(stock.toFile(), codec, List.of(new TestPatch(edit)), out.toFile()));
+        assertTrue(!Files.exists(out), "nothing is written when a patch does not apply");
+        return e;
+    }
+
+    private static String manifestAttribute(Path jar) throws IOException {
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            return jf.getManifest() == null ? null : jf.getManifest().getMainAttributes().getValue(JarPatcher.MANIFEST_ATTRIBUTE);
+        }
+    }
+
+    private static byte[] classBytes(Path jar, String internalName) throws IOException {
+        try (JarFile jf = new JarFile(jar.toFile()); InputStream in = jf.getInputStream(jf.getEntry(internalName + ".class"))) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static int majorVersion(byte[] classFile) {
+        return ((classFile[6] & 0xff) << 8) | (classFile[7] & 0xff);
+    }
+
+    private static MethodNode method(byte[] classFile, String name) {
+        ClassNode node = new ClassNode();
+        new ClassReader(classFile).accept(node, 0);
+        return node.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+    }
+
+    private static int calls(MethodNode m, MethodRef ref) {
+        int n = 0;
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn.getOpcode() == Opcodes.INVOKESTATIC) {
+                MethodInsnNode mi = (MethodInsnNode) insn;
+                n += ref.matches(mi.owner, mi.name, mi.desc) ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
+    private static final class TestPatch implements Patch {
+        private final MethodEdit edit;
+
+        TestPatch(MethodEdit edit) {
+            this.edit = edit;
+        }
+
+        @Override
+        public String id() {
+            return "T9";
+        }
+
+        @Override
+        public String name() {
+            return "test-patch";
+        }
+
+        @Override
+        public String effect() {
+            return "none";
+        }
+
+        @Override
+        public String why() {
+            return "test";
+        }
+
+        @Override
+        public String verification() {
+            return "this test";
+        }
+
+        @Override
+        public List<MethodEdit> edits() {
+            return List.of(edit);
+        }
+    }
+}

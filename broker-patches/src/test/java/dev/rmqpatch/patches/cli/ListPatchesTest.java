@@ -1,0 +1,91 @@
+package dev.rmqpatch.patches.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import dev.rmqpatch.patches.build.JarPatcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The operator's check: exit status and output for patched, unpatched and half-installed lib/ folders. */
+class ListPatchesTest {
+
+    @TempDir
+    Path lib;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void listsPatchedJarsAndTheCodec() throws Exception {
+        jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, P4 response-header-encode");
+        jar("rocketmq-store-4.9.0.jar", null);
+        jar("rmqpatch-codec-0.1.0.jar", null);
+        assertEquals(0, run("--list-patches", lib.toString()), err());
+        assertTrue(out().contains("rocketmq-remoting-4.9.0.jar: P1 header-decode, P4 response-header-encode"), out());
+        assertTrue(out().contains("rmqpatch-codec-0.1.0.jar"), out());
+        assertTrue(!out().contains("rocketmq-store"), "unpatched jars are not listed: " + out());
+    }
+
+    @Test
+    void stockLibHasNoPatches() throws Exception {
+        jar("rocketmq-remoting-4.9.0.jar", null);
+        assertEquals(1, run("--list-patches", lib.toString()));
+        assertTrue(out().contains("no rmqpatch patches"), out());
+    }
+
+    @Test
+    void patchedJarsWithoutTheCodecAreAnError() throws Exception {
+        jar("rocketmq-common-4.9.0.jar", "P2 properties-codec");
+        assertEquals(3, run("--list-patches", lib.toString()));
+        assertTrue(err().contains("no rmqpatch-codec jar"), err());
+    }
+
+    @Test
+    void usageErrorsAndHelp() {
+        assertEquals(0, run("--help"));
+        assertTrue(out().contains("--list-patches"), out());
+        assertEquals(2, run("--list-pathces"));
+        assertTrue(err().contains("unknown arguments"), err());
+        assertEquals(2, run());
+        assertEquals(2, run("--list-patches", lib.resolve("missing").toString()));
+        assertTrue(err().contains("not a folder"), err());
+    }
+
+    private int run(String... args) {
+        out.reset();
+        err.reset();
+        return ListPatches.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private void jar(String name, String patches) throws IOException {
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (patches != null) {
+            m.getMainAttributes().putValue(JarPatcher.MANIFEST_ATTRIBUTE, patches);
+        }
+        try (OutputStream os = Files.newOutputStream(lib.resolve(name)); JarOutputStream jos = new JarOutputStream(os, m)) {
+            jos.flush();
+        }
+    }
+}
