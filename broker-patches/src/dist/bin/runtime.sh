@@ -1,5 +1,5 @@
 # Sourced by mqnamesrv and mqbroker: finds java, builds the JVM flags, sets ROCKETMQ_HOME.
-# Inputs: JAVA_HOME (optional), JAVA_OPT (optional, appended last so it overrides), HEAP_SHARE and HEAP_CAP_MB
+# Inputs: JAVA_HOME (optional), JAVA_OPT (optional, appended last so it overrides), HEAP_SHARE_PCT and HEAP_CAP_MB
 # set by the caller (fraction of host memory and cap for the default heap).
 
 RMQ_BASE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -25,6 +25,12 @@ public interface Patch {
     /** How an operator or a test can see that it works. */
     String verification();
 
+    /** The tests that would fail if the patch broke, by class name. */
+    String tests();
+
+    /** The JMH benchmark (module jmh-benchmarks) that measures it. */
+    String benchmark();
+
     /** The method edits, each naming its target class, method and descriptor. */
     List<MethodEdit> edits();
 }

@@ -51,6 +51,8 @@ public final class DistributionBuilder {
         try {
             applied = JarPatcher.patch(stockLib, codecJar, Patches.all(), new File(patched, "lib"));
         } catch (PatchException e) {
+            // A half-built patched folder next to a good stock one would be mistaken for a distribution.
+            deleteTree(patched.toPath());
             throw new IllegalStateException("rmqpatch: cannot patch RocketMQ " + version + ": " + e.getMessage()
                 + " (the patches target 4.9.0; build other versions with -Dpatches.skip=true)", e);
         }

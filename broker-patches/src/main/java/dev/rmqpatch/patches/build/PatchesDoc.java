@@ -19,8 +19,11 @@ final class PatchesDoc {
             .append(" with a few class files rewritten to call the rmqpatch codec (`lib/").append(codecJar)
             .append("`). No RocketMQ source was changed or recompiled; the jars keep their names.\n\n");
         sb.append("## Check what is installed\n\n");
-        sb.append("```bash\nbin/rmqpatch-info            # this distribution's lib/\n")
-            .append("bin/rmqpatch-info /opt/rocketmq/lib   # any RocketMQ lib/ folder\n```\n\n");
+        sb.append("```bash\nbin/rmqpatch-info                       # this distribution's lib/\n")
+            .append("bin/rmqpatch-info /opt/rocketmq/lib     # any RocketMQ lib/ folder\n")
+            .append("java -jar tools/rmqpatch-info.jar --list-patches /opt/rocketmq/lib   # the same, JDK 8+, no script\n```\n\n")
+            .append("Exit status 0: patched jars and the codec jar present; 1: no patches (stock lib/); 3: patched jars\n")
+            .append("but no codec jar (the broker would fail with NoClassDefFoundError); 2: usage or I/O error.\n\n");
         sb.append("Each rewritten jar carries the manifest attribute `").append(JarPatcher.MANIFEST_ATTRIBUTE)
             .append("`. In this build:\n\n| jar | patches |\n|---|---|\n");
         for (Map.Entry<String, List<String>> e : applied.entrySet()) {
@@ -42,6 +45,8 @@ final class PatchesDoc {
                 sb.append("- ").append(edit.describe()).append("\n");
             }
             sb.append("\n**Verify.** ").append(p.verification()).append("\n\n");
+            sb.append("**Tested by** ").append(p.tests()).append(" (module broker-patches, `mvn -B verify`). ")
+                .append("**Measured by** JMH `").append(p.benchmark()).append("` (module jmh-benchmarks).\n\n");
         }
         return sb.toString();
     }

@@ -87,20 +87,20 @@ class JarPatcherTest {
 
     @Test
     void missingTargetMethodFailsNamingPatchClassMethodAndDescriptor() throws Exception {
-        MethodRef absent = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeaderFast", "(Ljava/lang/Class;)V");
+        MethodRef absent = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeaderRmqpatchAbsent", "(Ljava/lang/Class;)V");
         PatchException e = patchFails(new EntryHook(absent,
             new MethodRef("dev/rmqpatch/codec/hook/RemotingCommandHooks", "makeCustomHeaderToNet",
                 "(L" + REMOTING_COMMAND + ";)Z")));
         assertTrue(e.getMessage().contains("T9 test-patch"), e.getMessage());
-        assertTrue(e.getMessage().contains("org.apache.rocketmq.remoting.protocol.RemotingCommand.decodeCommandCustomHeaderFast(Ljava/lang/Class;)V"),
+        assertTrue(e.getMessage().contains("org.apache.rocketmq.remoting.protocol.RemotingCommand.decodeCommandCustomHeaderRmqpatchAbsent(Ljava/lang/Class;)V"),
             e.getMessage());
     }
 
     @Test
     void missingTargetClassFails() throws Exception {
-        MethodRef absent = new MethodRef("org/apache/rocketmq/remoting/protocol/FastCodesHeader", "decode", "()V");
+        MethodRef absent = new MethodRef("org/apache/rocketmq/remoting/protocol/RmqpatchAbsentHeader", "decode", "()V");
         PatchException e = patchFails(new DelegateBody(absent, ENCODE_FOR_STORE));
-        assertTrue(e.getMessage().contains("T9 test-patch: class org.apache.rocketmq.remoting.protocol.FastCodesHeader"),
+        assertTrue(e.getMessage().contains("T9 test-patch: class org.apache.rocketmq.remoting.protocol.RmqpatchAbsentHeader"),
             e.getMessage());
     }
 
@@ -213,6 +213,16 @@ class JarPatcherTest {
         @Override
         public String verification() {
             return "this test";
+        }
+
+        @Override
+        public String tests() {
+            return "JarPatcherTest";
+        }
+
+        @Override
+        public String benchmark() {
+            return "none";
         }
 
         @Override

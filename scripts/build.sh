@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the RocketMQ distributions of broker-patches (and the codec they need) from this repository.
+# Usage: scripts/build.sh [--rocketmq-version V] [--stock-only] [--skip-tests]
+#   --rocketmq-version V  stock RocketMQ version to package (default 4.9.0, the version the patches target)
+#   --stock-only          build only broker-patches/target/rocketmq-V-stock/ (needed for any version but 4.9.0,
+#                         e.g. --rocketmq-version 4.9.1 --stock-only for comparisons); tests are not run
+#   --skip-tests          package without running unit and integration tests
+#   -h, --help            this text
+# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/. Other versions'
+# folders are left alone (no clean), so 4.9.0 and 4.9.1 distributions can sit side by side.
+# Environment: MVN (Maven command, default mvn), JAVA_HOME (JDK 17+ to build; the result runs on JDK 8+).
+set -euo pipefail
+
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+
+VERSION=4.9.0
+STOCK_ONLY=false
+SKIP_TESTS=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rocketmq-version)
+      [ $# -ge 2 ] && [ -n "$2" ] || { echo "build.sh: --rocketmq-version needs a value, e.g. 4.9.1" >&2; exit 2; }
+      VERSION=$2; shift 2 ;;
+    --rocketmq-version=*) VERSION=${1#*=}; shift ;;
+    --stock-only) STOCK_ONLY=true; shift ;;
+    --skip-tests) SKIP_TESTS=true; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+if ! [[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+  echo "build.sh: '$VERSION' is not a RocketMQ version like 4.9.0" >&2; exit 2
+fi
+if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
+  echo "build.sh: the patches target RocketMQ 4.9.0; for $VERSION add --stock-only" >&2; exit 2
+fi
+
+cd "$(dirname "$0")/.."
+MVN=${MVN:-mvn}
+ARGS=(-B --no-transfer-progress -pl broker-patches -am "-Drocketmq.version=$VERSION")
+GOAL=verify
+if [ "$STOCK_ONLY" = true ]; then
+  # The tests exercise the patched distribution; without it they have nothing to run against.
+  ARGS+=(-Dpatches.skip=true -DskipTests)
+  GOAL=package
+elif [ "$SKIP_TESTS" = true ]; then
+  ARGS+=(-DskipTests)
+  GOAL=package
+fi
+
+OUT=broker-patches/target
+echo "[build] RocketMQ $VERSION: $([ "$STOCK_ONLY" = true ] && echo "stock distribution only" || echo "stock and patched distributions"), tests $([ "$GOAL" = verify ] && echo "run" || echo "skipped")"
+echo "[build] $MVN ${ARGS[*]} $GOAL"
+START=$(date +%s)
+"$MVN" "${ARGS[@]}" "$GOAL"
+echo "[build] done in $(( $(date +%s) - START )) s"
+echo "[build] stock:   $OUT/rocketmq-$VERSION-stock/"
+if [ "$STOCK_ONLY" = false ]; then
+  echo "[build] patched: $OUT/rocketmq-$VERSION-patched/ (see PATCHES.md there; check with bin/rmqpatch-info)"
+fi
