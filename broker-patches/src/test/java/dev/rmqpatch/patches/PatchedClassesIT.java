@@ -63,6 +63,33 @@ class PatchedClassesIT {
     }
 
     @Test
+    void patchedLibDiffersOnlyByTheRewrittenJarsPlusTheCodec() throws Exception {
+        Path stockLib = LocalCluster.dist("stock").resolve("lib");
+        Path patchedLib = LocalCluster.dist("patched").resolve("lib");
+        String v = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
+        java.util.Set<String> stockNames = names(stockLib);
+        java.util.Set<String> extra = names(patchedLib);
+        extra.removeAll(stockNames);
+        assertEquals(1, extra.size(), "only the codec jar is added: " + extra);
+        assertTrue(extra.iterator().next().startsWith("rmqpatch-codec-"), extra.toString());
+        java.util.Set<String> changed = new java.util.TreeSet<>();
+        for (String name : stockNames) {
+            assertTrue(Files.exists(patchedLib.resolve(name)), name + " kept its file name");
+            if (!java.util.Arrays.equals(Files.readAllBytes(stockLib.resolve(name)), Files.readAllBytes(patchedLib.resolve(name)))) {
+                changed.add(name);
+            }
+        }
+        assertEquals(new java.util.TreeSet<>(List.of("rocketmq-broker-" + v + ".jar", "rocketmq-common-" + v + ".jar",
+            "rocketmq-remoting-" + v + ".jar")), changed);
+    }
+
+    private static java.util.Set<String> names(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
+    }
+
+    @Test
     void rewrittenClassesKeepTheirClassFileVersionAndCodecIsJava8() throws Exception {
         Path stockLib = LocalCluster.dist("stock").resolve("lib");
         Path patchedLib = LocalCluster.dist("patched").resolve("lib");
