@@ -45,7 +45,7 @@ final class PatchesDoc {
                 sb.append("- ").append(edit.describe()).append("\n");
             }
             sb.append("\n**Verify.** ").append(p.verification()).append("\n\n");
-            sb.append("**Tested by** ").append(p.tests()).append(" (module broker-patches, `mvn -B verify`). ")
+            sb.append("**Tested by** ").append(p.tests()).append(" (run by `mvn -B verify`). ")
                 .append("**Measured by** JMH `").append(p.benchmark()).append("` (module jmh-benchmarks).\n\n");
         }
         return sb.toString();
