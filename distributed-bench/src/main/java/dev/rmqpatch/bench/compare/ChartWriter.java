@@ -46,16 +46,6 @@ public final class ChartWriter {
 
     private static CategoryChart panel(String title, String unit, List<CompareResults.VariantResult> variants,
                                        Function<CompareResults.VariantResult, Spread> figure) {
-        CategoryChart chart = new CategoryChartBuilder().width(520).height(420).title(title).yAxisTitle(unit).build();
-        chart.getStyler().setOverlapped(true);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setMarkerSize(9);
-        chart.getStyler().setSeriesColors(new java.awt.Color[] {new java.awt.Color(0xB8, 0xCC, 0xE4), new java.awt.Color(0xD6, 0x27, 0x28),
-            new java.awt.Color(0x2C, 0x2C, 0x2C), new java.awt.Color(0xFF, 0x7F, 0x0E), new java.awt.Color(0x2C, 0xA0, 0x2C),
-            new java.awt.Color(0x94, 0x67, 0xBD), new java.awt.Color(0x8C, 0x56, 0x4B), new java.awt.Color(0x17, 0xBE, 0xCF)});
-        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
-        chart.getStyler().setYAxisMin(0.0);
         List<String> names = new ArrayList<>();
         List<Number> medians = new ArrayList<>();
         int rounds = 0;
@@ -69,6 +59,18 @@ public final class ChartWriter {
             names.add("no data");
             medians.add(0);
         }
+        // The horizontal legend below holds "median" and one entry per round; widen the panel so none is cut off.
+        int width = Math.max(520, 140 + 80 * (rounds + 1));
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(420).title(title).yAxisTitle(unit).build();
+        chart.getStyler().setOverlapped(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setMarkerSize(9);
+        chart.getStyler().setSeriesColors(new java.awt.Color[] {new java.awt.Color(0xB8, 0xCC, 0xE4), new java.awt.Color(0xD6, 0x27, 0x28),
+            new java.awt.Color(0x2C, 0x2C, 0x2C), new java.awt.Color(0xFF, 0x7F, 0x0E), new java.awt.Color(0x2C, 0xA0, 0x2C),
+            new java.awt.Color(0x94, 0x67, 0xBD), new java.awt.Color(0x8C, 0x56, 0x4B), new java.awt.Color(0x17, 0xBE, 0xCF)});
+        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
+        chart.getStyler().setYAxisMin(0.0);
         chart.addSeries("median", names, medians);
         for (int r = 0; r < rounds; r++) {
             List<String> x = new ArrayList<>();
