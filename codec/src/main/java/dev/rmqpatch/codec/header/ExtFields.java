@@ -11,6 +11,10 @@ import org.apache.rocketmq.remoting.exception.RemotingCommandException;
  */
 final class ExtFields {
 
+    /** Most ASCII digits that can never overflow an int (999,999,999) / a long (999,999,999,999,999,999). */
+    static final int MAX_INT_DIGITS = 9;
+    static final int MAX_LONG_DIGITS = 18;
+
     private ExtFields() {
     }
 
@@ -37,6 +41,10 @@ final class ExtFields {
 
     static Long requireLong(Map<String, String> ext, String field) throws RemotingCommandException {
         String value = requireString(ext, field);
+        long fast = asciiDigits(value, MAX_LONG_DIGITS);
+        if (fast >= 0) {
+            return fast;
+        }
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
@@ -51,6 +59,10 @@ final class ExtFields {
     }
 
     private static Integer parseInt(String value, String field) throws RemotingCommandException {
+        long fast = asciiDigits(value, MAX_INT_DIGITS);
+        if (fast >= 0) {
+            return (int) fast;
+        }
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
@@ -62,6 +74,29 @@ final class ExtFields {
         if (value != null) {
             ext.put(field, value.toString());
         }
+    }
+
+    /**
+     * The value of a string of 1 to {@code maxDigits} ASCII digits, or -1 for anything else (signs, other Unicode
+     * digits, longer strings), which the caller hands to {@code Integer.parseInt} / {@code Long.parseLong}.
+     * Same result as those for every string it accepts (no sign, no overflow possible), without their per-digit
+     * {@code Character.digit} lookups and overflow checks: the 13-digit bornTimestamp of every send was the
+     * largest single cost of the V2 header decode in a JMH profile.
+     */
+    static long asciiDigits(String value, int maxDigits) {
+        int n = value.length();
+        if (n == 0 || n > maxDigits) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+            int d = value.charAt(i) - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
     }
 
     private static RemotingCommandException missing(String field) {
