@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# One benchmark run on the hosts of a cluster file: deploy, start name servers, brokers and agents, run the
+# coordinator against all agents, check replication, stop, and collect logs and results into one folder.
+# Uses the same deploy/lib code as scripts/deploy.sh.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROG=run-distributed.sh
+# shellcheck source=../deploy/lib/common.sh
+. "$ROOT/deploy/lib/common.sh"
+. "$ROOT/deploy/lib/cluster.sh"
+. "$ROOT/deploy/lib/transport.sh"
+. "$ROOT/deploy/lib/instances.sh"
+
+usage() {
+  cat <<EOF
+Usage: scripts/run-distributed.sh -c CLUSTER_FILE [options]
+
+Steps (each prints its progress; a failing host is named):
+  1. check the hosts (ssh, java, tar, disk)             skipped with --no-check
+  2. push the variant's distribution, the harness and the confs where they differ (safe to repeat)
+  3. stop whatever still runs from an earlier run, delete the brokers' stores and logs (--keep-store keeps them)
+  4. start name servers, masters, slaves; wait until every broker registered; start the agents
+  5. run the coordinator (bench run) against all agents: warm-up, measured window, merged histograms
+  6. check that every slave's CommitLog offset caught up with its master's
+  7. stop everything (--keep-running leaves it up), collect confs, output, logs and results
+Ctrl-C stops the run, the processes and still collects what is there.
+
+Options:
+  -c, --cluster FILE   cluster file (format: deploy/examples/cluster-8hosts.conf, docs/bare-metal.md)
+  --variant V          broker variant for this run: 4.9.0 | 4.9.0-tuned | 4.9.0-patched | 4.9.1 ... (default: the file's)
+  --set KEY=VALUE      override a setting of the file (repeatable), e.g. --set threads=64 --set broker.flushCommitLogTimed=false
+  --threads N          sending threads per agent            (= --set threads=N)
+  --warmup S           warm-up seconds                       (= --set warmup=S)
+  --duration S         measured seconds                      (= --set duration=S)
+  --out DIR            results folder (default results/<yyyyMMdd-HHmmss>-<variant>)
+  --no-check           skip step 1
+  --no-push            skip step 2 (the hosts already have this variant and conf)
+  --keep-store         do not delete stores and logs before starting
+  --keep-running       leave everything running after the run (stop later: scripts/deploy.sh stop -c FILE)
+  --replication-wait S seconds to wait in step 6 (default 30)
+  -h, --help           this text
+
+Results folder: results.json (the coordinator's: merged tps, latency, per-agent figures), summary.txt,
+coordinator/ (its output and client logs), replication.txt, status.txt, cluster.conf (as used, with overrides),
+hosts/<host>/<instance>/ (broker.conf, instance.env, out, home/logs/rocketmqlogs/*.log, agent logs).
+
+Exit status: 0 ok; 1 the run or a host failed; 2 usage or cluster-file error; 3 the run finished but a slave did
+not catch up with its master; 130 interrupted.
+
+Example (stock-tuned against patched, interleaved, 3 rounds each):
+  for round in 1 2 3; do for v in 4.9.0-tuned 4.9.0-patched; do
+    scripts/run-distributed.sh -c my-cluster.conf --variant \$v --out results/ab/\$round-\$v || break 2
+  done; done
+EOF
+}
+
+CLUSTER="" OUT="" CHECK=1 PUSH=1 KEEP_STORE=0 KEEP_RUNNING=0 REPL_WAIT=30
+ARGS_SEEN=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -c|--cluster) CLUSTER=${2:?$1 needs a file}; shift 2 ;;
+    --variant) SET_OVERRIDES+=("variant=${2:?--variant needs a value}"); shift 2 ;;
+    --set) SET_OVERRIDES+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
+    --threads) SET_OVERRIDES+=("threads=${2:?--threads needs a number}"); shift 2 ;;
+    --warmup) SET_OVERRIDES+=("warmup=${2:?--warmup needs seconds}"); shift 2 ;;
+    --duration) SET_OVERRIDES+=("duration=${2:?--duration needs seconds}"); shift 2 ;;
+    --out) OUT=${2:?--out needs a folder}; shift 2 ;;
+    --no-check) CHECK=0; shift ;;
+    --no-push) PUSH=0; shift ;;
+    --keep-store) KEEP_STORE=1; shift ;;
+    --keep-running) KEEP_RUNNING=1; shift ;;
+    --replication-wait) REPL_WAIT=${2:?--replication-wait needs seconds}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" 2 ;;
+  esac
+done
+[ -n "$CLUSTER" ] || die "give the cluster file: -c FILE (see --help)" 2
+_is_uint "$REPL_WAIT" || die "--replication-wait needs whole seconds" 2
+
+cluster_load "$CLUSTER"
+transport_init
+check_local_artifacts
+
+RUN_ID=$(date +%Y%m%d-%H%M%S)-${CFG[variant]}
+OUT=${OUT:-$ROOT/results/$RUN_ID}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rmqpatch-run.XXXXXX")
+STARTED=0
+FINISHED=0
+T0=$(now_s)
+
+# Stop (unless --keep-running) and collect, whatever happened; runs once.
+finish() {
+  [ "$FINISHED" = 1 ] && return 0
+  FINISHED=1
+  kill_remote_coordinator
+  if [ "$STARTED" = 1 ]; then
+    status_all > "$OUT/status.txt" 2>&1 || true
+    if [ "$KEEP_RUNNING" = 0 ]; then
+      log "stopping all instances"
+      stop_all || warn "some instances could not be stopped; see above"
+    else
+      log "leaving the cluster running (--keep-running); stop it with: scripts/deploy.sh stop -c $CLUSTER"
+    fi
+    log "collecting confs, output and logs from ${#HOSTS[@]} host(s) into $OUT/hosts"
+    collect_all "$OUT" || warn "some hosts could not be collected from; see above"
+  fi
+  rm -rf "$WORK"
+}
+
+on_signal() {
+  trap - INT TERM
+  echo
+  warn "interrupted; stopping and collecting"
+  finish
+  exit 130
+}
+trap on_signal INT TERM
+trap 'rc=$?; [ "$FINISHED" = 1 ] || { finish || true; }; exit $rc' EXIT
+
+{
+  echo "# cluster file as used by: scripts/run-distributed.sh ${ARGS_SEEN[*]}"
+  [ "${#SET_OVERRIDES[@]}" -gt 0 ] && echo "# overrides (--set/--variant/...): ${SET_OVERRIDES[*]}"
+  cat "$CLUSTER"
+  for kv in ${SET_OVERRIDES[@]+"${SET_OVERRIDES[@]}"}; do printf '%s = %s\n' "${kv%%=*}" "${kv#*=}"; done
+} > "$OUT/cluster.conf"
+
+log "run $RUN_ID -> $OUT"
+cluster_describe | sed 's/^/  /'
+
+if [ "$CHECK" = 1 ]; then
+  log "step 1/7: checking ${#HOSTS[@]} host(s) over ${CFG[transport]}"
+  check_hosts
+fi
+if [ "$PUSH" = 1 ]; then
+  log "step 2/7: deploying variant ${CFG[variant]}"
+  push_all
+fi
+
+log "step 3/7: stopping leftovers$([ "$KEEP_STORE" = 0 ] && echo ", deleting stores and logs")"
+STARTED=1
+stop_all >/dev/null || die "could not stop what runs from an earlier run; see: scripts/deploy.sh status -c $CLUSTER"
+[ "$KEEP_STORE" = 1 ] || reset_all > /dev/null
+
+log "step 4/7: starting name servers, brokers (masters, then slaves) and agents"
+start_all all
+log "cluster up after $(( $(now_s) - T0 )) s"
+
+log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+RUN_RC=0
+run_coordinator "$OUT/coordinator" "$RUN_ID" || RUN_RC=$?
+[ -f "$OUT/coordinator/results.json" ] && cp "$OUT/coordinator/results.json" "$OUT/results.json"
+
+REPL_RC=0
+if printf '%s\n' "${I_BROLE[@]}" | grep -qx SLAVE; then
+  log "step 6/7: replication: slaves' CommitLog max offset against their masters' (waiting up to $REPL_WAIT s)"
+  replication_check "$REPL_WAIT" "$OUT/replication.txt" || REPL_RC=$?
+  print_replication "$OUT/replication.txt"
+  if [ "$REPL_RC" = 0 ]; then log "every slave caught up with its master"; else warn "a slave did not catch up with its master (or did not answer)"; fi
+else
+  log "step 6/7: no slaves, nothing to check"
+fi
+
+log "step 7/7: stop and collect"
+finish
+
+{
+  echo "run:         $RUN_ID"
+  echo "variant:     ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)"
+  echo "cluster:     $CLUSTER (transport ${CFG[transport]}, ${#HOSTS[@]} hosts, name servers $NAMESRV_ADDR)"
+  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, ${CFG[queues]} queues, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  if [ -f "$OUT/results.json" ]; then
+    echo "status:      $(json_eval "$OUT/results.json" '.result.status' 'd["result"]["status"]')"
+    echo "msg/s:       $(json_eval "$OUT/results.json" '.result.tps // "n/a" | if type == "number" then floor else . end' 'round(d["result"]["tps"]) if d["result"].get("tps") is not None else "n/a"')"
+    echo "latency ms:  $(json_eval "$OUT/results.json" '.result.latencyMs // {} | "p50 \(.p50) p99 \(.p99) p99.9 \(.p999) max \(.max)"' '"p50 %s p99 %s p99.9 %s max %s" % tuple((d["result"].get("latencyMs") or {}).get(k) for k in ("p50", "p99", "p999", "max"))')"
+    echo "sends:       $(json_eval "$OUT/results.json" '.result.counts // {} | "sent \(.sent) acked \(.acked) failed \(.failed)"' '"sent %s acked %s failed %s" % tuple((d["result"].get("counts") or {}).get(k) for k in ("sent", "acked", "failed"))'); statuses $(json_eval "$OUT/results.json" '.result.byStatus // {} | tostring' 'json.dumps(d["result"].get("byStatus") or {})')"
+  else
+    echo "status:      no results.json (the coordinator exited with $RUN_RC)"
+  fi
+  [ -f "$OUT/replication.txt" ] && { echo "replication (brokerName id masterOffset slaveOffset behind):"; sed 's/^/  /' "$OUT/replication.txt"; }
+  echo "elapsed:     $(( $(now_s) - T0 )) s"
+} > "$OUT/summary.txt"
+cat "$OUT/summary.txt"
+log "results: $OUT"
+
+if [ "$RUN_RC" != 0 ]; then exit 1; fi
+if [ "$REPL_RC" != 0 ]; then exit 3; fi
+exit 0
