@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# End-to-end test of the bare-metal tooling without real hosts: builds five "hosts" as Linux network namespaces
+# on this machine (a bridge in a sixth, hub namespace joins them; their addresses exist only inside them, no
+# interface touches this machine's own network), then runs scripts/run-distributed.sh with
+# deploy/examples/netns.conf through the netns transport: the same deploy/start/stop/run/collect code as over ssh.
+# A name server, a SYNC_MASTER, its SLAVE and two agents run on different namespace hosts; the coordinator runs
+# on the name server's host.
+#
+# Usage: scripts/netns-test.sh [--variant V] [--timeout S] [--out DIR] [--keep]
+#   --variant V   broker variant (default: the example's, 4.9.0-patched)
+#   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
+#   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
+#   --keep        keep the namespace hosts' folders (dists, stores, logs) under /tmp for inspection
+#   -h, --help    this text
+#
+# Checks (exit 1 if any fails): the run succeeded; the slave's CommitLog max offset equals the master's (and is
+# not 0); the coordinator's results.json has both agents, on different hosts, each with acknowledged sends, and
+# its merged counts and latency-histogram count are the sums of theirs.
+# Exit status: 0 passed; 1 a check or the run failed; 2 usage or build error; 77 network namespaces are not
+# available here (not root, no `ip`, or the kernel/container does not permit them) - the reason is printed.
+# Needs: root, iproute2, JDK 17, and jq or python3. No sshd or rsync. Cleans up on success, failure and Ctrl-C.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROG=netns-test.sh
+. "$ROOT/deploy/lib/common.sh"
+. "$ROOT/deploy/lib/cluster.sh"
+
+EXAMPLE="$ROOT/deploy/examples/netns.conf"
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
+    --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
+    --out) OUT=${2:?--out needs a folder}; shift 2 ;;
+    --keep) KEEP=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" 2 ;;
+  esac
+done
+[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout needs whole seconds" 2
+
+skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
+
+T0=$(now_s)
+[ "$(id -u)" = 0 ] || skip "network namespaces need root (ip netns add); run it as root"
+command -v ip >/dev/null 2>&1 || skip "the ip command (iproute2) is not installed"
+command -v timeout >/dev/null 2>&1 || die "needs timeout (coreutils)" 2
+command -v jq >/dev/null 2>&1 || command -v python3 >/dev/null 2>&1 || die "needs jq or python3 to read results.json" 2
+
+# Unique names: two tests on one machine do not collide (same addresses, but in different namespaces).
+PREFIX="rmqt$$-"
+NETNS_ROOT="/tmp/rmqpatch-netns-$$"
+HUB="${PREFIX}hub"
+SETS=(--set "netns_prefix=$PREFIX" --set "netns_root=$NETNS_ROOT")
+[ -n "$VARIANT" ] && SETS+=(--variant "$VARIANT")
+
+SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT")
+[ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
+cluster_load "$EXAMPLE"
+
+CREATED=()
+cleanup() {
+  local rc=$? ns pids
+  trap - EXIT INT TERM
+  for ns in ${CREATED[@]+"${CREATED[@]}"}; do
+    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    [ -n "$pids" ] && kill $pids 2>/dev/null || true
+  done
+  for ns in ${CREATED[@]+"${CREATED[@]}"}; do
+    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.5; done
+    pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    [ -n "$pids" ] && kill -9 $pids 2>/dev/null || true
+    ip netns del "$ns" 2>/dev/null || warn "could not delete namespace $ns"
+  done
+  if [ "$KEEP" = 0 ]; then rm -rf "$NETNS_ROOT"; else log "kept the hosts' folders: $NETNS_ROOT"; fi
+  log "cleaned up ($(( ${#CREATED[@]} )) namespaces deleted) after $(( $(now_s) - T0 )) s"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'warn "interrupted"; exit 130' INT TERM
+
+# Namespaces: the hub holds a bridge; each host gets a veth pair whose one end (eth0) lives in the host and whose
+# other end sits on the bridge in the hub. Nothing is created in this machine's own network namespace.
+ip netns add "$HUB" 2>"$NETNS_ROOT.err" || { r=$(cat "$NETNS_ROOT.err"); rm -f "$NETNS_ROOT.err"; skip "cannot create a network namespace here: $r"; }
+rm -f "$NETNS_ROOT.err"
+CREATED+=("$HUB")
+netns_setup() {
+  ip -n "$HUB" link add br0 type bridge && ip -n "$HUB" link set br0 up && ip -n "$HUB" link set lo up || return 1
+  local i=0 h ns
+  for h in "${HOSTS[@]}"; do
+    i=$((i + 1))
+    ns="${PREFIX}$h"
+    ip netns add "$ns" || return 1
+    CREATED+=("$ns")
+    ip -n "$HUB" link add "v$i" type veth peer name eth0 netns "$ns" || return 1
+    ip -n "$HUB" link set "v$i" master br0 && ip -n "$HUB" link set "v$i" up || return 1
+    ip -n "$ns" addr add "${HADDR[$h]}/24" dev eth0 && ip -n "$ns" link set eth0 up && ip -n "$ns" link set lo up || return 1
+    echo "  $ns: ${HADDR[$h]}/24"
+  done
+}
+log "creating ${#HOSTS[@]} namespace hosts + hub $HUB"
+netns_setup 2>"$NETNS_ROOT.err" || { r=$(cat "$NETNS_ROOT.err"); rm -f "$NETNS_ROOT.err"; skip "cannot build the namespace network (bridge/veth): $r"; }
+rm -f "$NETNS_ROOT.err"
+
+# Build what is missing, as scripts/compare.sh does.
+DIST="$ROOT/broker-patches/target/$DIST_NAME"
+if [ ! -x "$DIST/bin/mqbroker" ]; then
+  log "building the distributions (missing: $DIST)"
+  (cd "$ROOT" && scripts/build.sh --skip-tests) >/dev/null || die "building the distributions failed: scripts/build.sh --skip-tests" 2
+fi
+if [ ! -f "$ROOT/distributed-bench/target/distributed-bench.jar" ]; then
+  log "building the harness"
+  (cd "$ROOT" && mvn -B -q -pl distributed-bench -am package -DskipTests) >/dev/null || die "building the harness failed" 2
+fi
+
+OUT=${OUT:-$ROOT/target/netns-test/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT"
+log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} (bounded: $TIMEOUT s)"
+RUN_RC=0
+timeout --signal=INT --kill-after=45 "$TIMEOUT" "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" --out "$OUT" || RUN_RC=$?
+
+# ---- checks ----
+FAILS=()
+fail() { FAILS+=("$*"); echo "  FAIL: $*"; }
+pass() { echo "  ok:   $*"; }
+log "checking the results in $OUT"
+case "$RUN_RC" in
+  0) pass "run-distributed.sh exited 0" ;;
+  124|130) fail "the run did not finish within $TIMEOUT s (exit $RUN_RC)" ;;
+  *) fail "run-distributed.sh exited $RUN_RC" ;;
+esac
+
+# Replication: every slave at its master's offset, and the master holds data.
+REPL="$OUT/replication.txt"
+if [ -s "$REPL" ]; then
+  while read -r bname bid mo so behind; do
+    if [[ "$mo" =~ ^[0-9]+$ ]] && [[ "$so" =~ ^[0-9]+$ ]] && [ "$mo" -gt 0 ] && [ "$so" = "$mo" ]; then
+      pass "slave $bname/$bid caught up: CommitLog max offset $so = master's $mo"
+    else
+      fail "slave $bname/$bid did not catch up: master offset $mo, slave offset $so"
+    fi
+  done < "$REPL"
+else
+  fail "no replication check ($REPL missing or empty)"
+fi
+
+RJ="$OUT/results.json"
+if [ -f "$RJ" ]; then
+  j() { json_eval "$RJ" "$1" "$2"; }
+  status=$(j '.result.status' 'd["result"]["status"]')
+  [ "$status" = ok ] && pass "coordinator status ok" || fail "coordinator status '$status': $(j '.result.error' 'd["result"].get("error")')"
+  agents=$(j '.result.agents | length' 'len(d["result"].get("agents") or [])')
+  hosts=$(j '[.result.agents[].address | split(":")[0]] | unique | length' 'len(set(a["address"].split(":")[0] for a in d["result"].get("agents") or []))')
+  if [ "$agents" = 2 ] && [ "$hosts" = 2 ]; then pass "2 agents on 2 hosts: $(j '[.result.agents[].address] | join(", ")' '", ".join(a["address"] for a in d["result"]["agents"])')"
+  else fail "expected 2 agents on 2 hosts, got $agents agent(s) on $hosts host(s)"; fi
+  idle=$(j '[.result.agents[] | select(.counts.acked <= 0)] | length' 'len([a for a in d["result"].get("agents") or [] if a["counts"]["acked"] <= 0])')
+  [ "$idle" = 0 ] && pass "every agent had acknowledged sends" || fail "$idle agent(s) without acknowledged sends"
+  for field in acked sent failed; do
+    merged=$(j ".result.counts.$field" "d['result']['counts']['$field']")
+    sum=$(j "[.result.agents[].counts.$field] | add" "sum(a['counts']['$field'] for a in d['result']['agents'])")
+    [ "$merged" = "$sum" ] && pass "merged $field ($merged) = sum over agents" || fail "merged $field $merged != sum over agents $sum"
+  done
+  merged=$(j '.result.latencyMs.count' 'd["result"]["latencyMs"]["count"]')
+  sum=$(j '[.result.agents[].latencyMs.count] | add' 'sum(a["latencyMs"]["count"] for a in d["result"]["agents"])')
+  [ "$merged" = "$sum" ] && [ "$merged" != 0 ] && pass "merged latency histogram count ($merged) = sum of the agents' histograms" \
+    || fail "merged latency count $merged != sum over agents $sum (or 0)"
+  echo "  info: send statuses $(j '.result.byStatus | tostring' 'json.dumps(d["result"]["byStatus"])' 2>/dev/null || true), msg/s $(j '.result.tps' 'd["result"]["tps"]'), p99 $(j '.result.latencyMs.p99' 'd["result"]["latencyMs"]["p99"]') ms"
+else
+  fail "no results.json from the coordinator in $OUT"
+fi
+
+ELAPSED=$(( $(now_s) - T0 ))
+if [ "${#FAILS[@]}" -gt 0 ]; then
+  log "FAILED (${#FAILS[@]} check(s)) after $ELAPSED s; results and logs: $OUT"
+  exit 1
+fi
+log "PASSED after $ELAPSED s; results and logs: $OUT"
+exit 0
