@@ -1,0 +1,178 @@
+package dev.rmqpatch.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
+import org.apache.rocketmq.remoting.CommandCustomHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * For every benchmark and input, the stock and the patched method produce the same result (or exactly the
+ * documented difference), so each pair compares equal work.
+ */
+class SameWorkTest {
+
+    private static final String WAIT_ENTRY = "WAIT\u0001true\u0002";
+
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void inputsAreWhatA490ProducerSends(String kind) {
+        Inputs in = Inputs.of(kind);
+        Map<String, String> props = MessageDecoder.string2messageProperties(in.properties);
+        for (String key : new String[] {MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX,
+            MessageConst.PROPERTY_WAIT_STORE_MSG_OK, MessageConst.PROPERTY_TAGS, MessageConst.PROPERTY_KEYS}) {
+            assertNotNull(props.get(key), key);
+        }
+        assertEquals("true", props.get(MessageConst.PROPERTY_WAIT_STORE_MSG_OK));
+        assertTrue(in.properties.endsWith("\u0002"), "4.9.0 clients end the string with a separator");
+        if (kind.equals(Inputs.TYPICAL)) {
+            assertEquals(8, props.size());
+            assertTrue(in.properties.length() < 300, in.properties.length() + " chars");
+        } else {
+            assertEquals(48, props.size());
+            assertTrue(in.properties.length() > 2000, in.properties.length() + " chars");
+        }
+        assertEquals(RequestCode.SEND_MESSAGE_V2, in.request.getCode());
+        HashMap<String, String> ext = in.request.getExtFields();
+        assertEquals(12, ext.size(), "a..m without l (maxReconsumeTimes is null on a first send): " + ext.keySet());
+        assertEquals(in.properties, ext.get("i"));
+        assertNotSame(in.properties, ext.get("i"), "decoded from the wire, not the producer's instance");
+        assertEquals(props.size() + 1, in.brokerProperties.size());
+        assertEquals(Inputs.CLUSTER_NAME, in.brokerProperties.get(MessageConst.PROPERTY_CLUSTER));
+    }
+
+    @Test
+    void unknownInputKindIsRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Inputs.of("huge"));
+        assertTrue(e.getMessage().contains("huge"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void propertiesPairs(String kind) {
+        Inputs in = Inputs.of(kind);
+        PropertiesBenchmark b = new PropertiesBenchmark();
+
+        Map<String, String> stockMap = b.parseStock(in);
+        Map<String, String> patchedMap = b.parsePatched(in);
+        assertEquals(stockMap, patchedMap);
+        assertEquals(HashMap.class, patchedMap.getClass());
+
+        String stockEncoded = b.encodeStock(in);
+        String patchedEncoded = b.encodePatched(in);
+        assertEquals(stockEncoded, patchedEncoded + "\u0002", "same entries in the same order, no trailing separator");
+        assertEquals(in.brokerProperties, MessageDecoder.string2messageProperties(patchedEncoded));
+
+        String stockStored = b.storeEncodeStock(in);
+        String patchedStored = b.storeEncodePatched(in);
+        assertEquals(stockEncoded, stockStored);
+        assertEquals(withoutWait(MessageDecoder.string2messageProperties(stockStored)),
+            MessageDecoder.string2messageProperties(patchedStored));
+        assertEquals(stockStored.length() - WAIT_ENTRY.length() - 1, patchedStored.length());
+        assertFalse(patchedStored.contains("WAIT"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void sendHeaderDecodePair(String kind) throws Exception {
+        Inputs in = Inputs.of(kind);
+        SendHeaderDecodeBenchmark b = new SendHeaderDecodeBenchmark();
+        CommandCustomHeader stock = b.stock(in);
+        CommandCustomHeader patched = b.patched(in);
+        assertFieldsEqual(stock, patched);
+        SendMessageRequestHeaderV2 h = (SendMessageRequestHeaderV2) patched;
+        assertEquals("order-events", h.getB());
+        assertEquals(1_718_000_000_123L, h.getG());
+        assertEquals(in.properties, h.getI());
+        assertEquals(0, h.getJ());
+    }
+
+    @Test
+    void responseHeaderEncodePair() {
+        ResponseHeaderEncodeBenchmark b = new ResponseHeaderEncodeBenchmark();
+        ResponseHeaderEncodeBenchmark.Response r = new ResponseHeaderEncodeBenchmark.Response();
+        r.setup();
+        HashMap<String, String> stock = new HashMap<>(b.stock(r));
+        HashMap<String, String> patched = b.patched(r);
+        assertEquals(Map.of("msgId", Inputs.MSG_ID, "queueId", String.valueOf(Inputs.QUEUE_ID),
+            "queueOffset", String.valueOf(Inputs.QUEUE_OFFSET)), stock);
+        assertEquals(stock, patched);
+        assertNotSame(patched, b.patched(r), "every call starts from a fresh ext-fields map");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void sendPathPair(String kind) throws Exception {
+        Inputs in = Inputs.of(kind);
+        SendPathBenchmark b = new SendPathBenchmark();
+        SendPathResult stock = b.stock(in);
+        SendPathResult patched = b.patched(in);
+
+        assertFieldsEqual(stock.header, patched.header);
+        assertEquals(in.properties, patched.header.getProperties());
+        assertEquals(in.brokerProperties, stock.properties);
+        assertEquals(stock.properties, patched.properties, "the message keeps WAIT while the request is handled");
+        assertEquals(stock.transactional, patched.transactional);
+        assertFalse(patched.transactional);
+        assertEquals(stock.responseExtFields, patched.responseExtFields);
+        assertEquals(3, patched.responseExtFields.size());
+
+        String stockStored = new String(stock.storedProperties, StandardCharsets.UTF_8);
+        String patchedStored = new String(patched.storedProperties, StandardCharsets.UTF_8);
+        assertEquals(MessageDecoder.messageProperties2String(stock.properties), stockStored);
+        assertEquals(withoutWait(MessageDecoder.string2messageProperties(stockStored)),
+            MessageDecoder.string2messageProperties(patchedStored), "stored: stock minus WAIT");
+        assertEquals(stock.storedProperties.length - WAIT_ENTRY.length() - 1, patched.storedProperties.length,
+            "11 bytes fewer per message: WAIT=true and the trailing separator");
+    }
+
+    @Test
+    void sendPathSeesTransactionalFlagOnBothSides() throws Exception {
+        Inputs in = Inputs.of(Inputs.TYPICAL);
+        Map<String, String> props = MessageDecoder.string2messageProperties(in.properties);
+        props.put(MessageConst.PROPERTY_TRANSACTION_PREPARED, "true");
+        in.properties = MessageDecoder.messageProperties2String(props);
+        in.request = Inputs.sendRequest(in.properties);
+        SendPathBenchmark b = new SendPathBenchmark();
+        assertTrue(b.stock(in).transactional);
+        assertTrue(b.patched(in).transactional);
+    }
+
+    private static Map<String, String> withoutWait(Map<String, String> m) {
+        Map<String, String> copy = new HashMap<>(m);
+        assertEquals("true", copy.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK), "stock stores WAIT=true");
+        return copy;
+    }
+
+    /** Same class and equal values in every instance field (tests may reflect; the codec may not). */
+    static void assertFieldsEqual(Object expected, Object actual) throws IllegalAccessException {
+        assertNotNull(expected);
+        assertNotNull(actual);
+        assertEquals(expected.getClass(), actual.getClass());
+        for (Class<?> c = expected.getClass(); c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                f.setAccessible(true);
+                assertEquals(f.get(expected), f.get(actual), c.getSimpleName() + "." + f.getName());
+            }
+        }
+    }
+}
