@@ -1,0 +1,134 @@
+package dev.rmqpatch.jmh.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CI smoke: the built benchmarks.jar runs through scripts/jmh.sh with one fork and one 200 ms warmup and
+ * measurement iteration on two benchmarks (SendPath stock and patched, typical input), JMH writes JSON with GC
+ * figures, and the report tool makes its table, results.json and chart.png. Proves the suite runs; asserts nothing
+ * about timings.
+ */
+class JmhSmokeIT {
+
+    private static final String[] EXPECTED_BENCHMARKS = {
+        "dev.rmqpatch.jmh.PropertiesBenchmark.encodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.encodeStock",
+        "dev.rmqpatch.jmh.PropertiesBenchmark.parsePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.parseStock",
+        "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodeStock",
+        "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.stock",
+        "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.stock",
+        "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",
+    };
+
+    private static Path jar;
+    private static Path script;
+    private static Path workDir;
+
+    @BeforeAll
+    static void locate() throws IOException {
+        jar = Paths.get(System.getProperty("rmqpatch.benchmarks.jar", "target/benchmarks.jar")).toAbsolutePath();
+        assertTrue(Files.isRegularFile(jar), jar + " is missing; run mvn package first");
+        script = jar.getParent().getParent().getParent().resolve("scripts/jmh.sh");
+        assertTrue(Files.isRegularFile(script), script + " is missing");
+        workDir = Paths.get(System.getProperty("rmqpatch.it.dir", "target/smoke-it")).toAbsolutePath();
+        Files.createDirectories(workDir);
+    }
+
+    private record Result(int status, String output) {
+    }
+
+    private static Result exec(List<String> command) throws Exception {
+        Path log = Files.createTempFile(workDir, "exec", ".log");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + command + "\n" + Files.readString(log));
+        }
+        return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void jarListsEveryBenchmarkSoTheAnnotationProcessorRan() throws Exception {
+        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+        Result r = exec(List.of(java.toString(), "-jar", jar.toString(), "-l"));
+        assertEquals(0, r.status(), r.output());
+        List<String> listed = new ArrayList<>();
+        for (String line : r.output().split("\n")) {
+            if (line.startsWith("dev.rmqpatch.jmh.")) {
+                listed.add(line.trim());
+            }
+        }
+        assertEquals(Arrays.asList(EXPECTED_BENCHMARKS), listed);
+    }
+
+    @Test
+    void smokeRunProducesJsonTableResultsAndChart() throws Exception {
+        Path out = workDir.resolve("run");
+        Result r = exec(List.of("bash", script.toString(), "SendPathBenchmark", "--smoke", "--no-build",
+            "--out", out.toString(), "--", "-p", "input=typical"));
+        assertEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("-f 1 -wi 1 -w 200ms -i 1 -r 200ms -prof gc -rf json"), r.output());
+
+        JsonArray jmh = JsonParser.parseString(Files.readString(out.resolve("jmh.json"))).getAsJsonArray();
+        assertEquals(2, jmh.size(), "two benchmarks");
+        for (JsonElement e : jmh) {
+            JsonObject o = e.getAsJsonObject();
+            assertTrue(o.get("benchmark").getAsString().startsWith("dev.rmqpatch.jmh.SendPathBenchmark."));
+            assertEquals(1, o.get("forks").getAsInt());
+            assertEquals(1, o.get("measurementIterations").getAsInt());
+            assertTrue(o.getAsJsonObject("primaryMetric").get("score").getAsDouble() > 0);
+            assertTrue(o.getAsJsonObject("secondaryMetrics").has("gc.alloc.rate.norm"), "-prof gc ran");
+        }
+
+        String table = Files.readString(out.resolve("table.txt"));
+        assertTrue(table.startsWith("command: scripts/jmh.sh SendPathBenchmark --smoke"), table);
+        assertTrue(table.contains("| operation          | stock ns/op | patched ns/op | speedup | stock B/op | patched B/op | B/op saved |"), table);
+        assertTrue(table.contains("| SendPath [typical] |"), table);
+        assertTrue(r.output().contains("| SendPath [typical] |"), "table printed: " + r.output());
+
+        JsonObject results = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals(1, results.getAsJsonArray("comparisons").size());
+        assertTrue(results.get("command").getAsString().contains("benchmarks.jar SendPathBenchmark"));
+        assertTrue(results.getAsJsonObject("machine").get("processors").getAsInt() > 0);
+
+        byte[] png = Files.readAllBytes(out.resolve("chart.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+        assertTrue(png.length > 10_000, png.length + " bytes");
+    }
+
+    @Test
+    void scriptHelpAndBadArguments() throws Exception {
+        Result help = exec(List.of("bash", script.toString(), "--help"));
+        assertEquals(0, help.status());
+        assertTrue(help.output().startsWith("Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--out DIR]"), help.output());
+        assertTrue(help.output().contains("--quick") && help.output().contains("about 9 minutes"), help.output());
+
+        Result bad = exec(List.of("bash", script.toString(), "--fast"));
+        assertEquals(2, bad.status(), bad.output());
+        assertTrue(bad.output().contains("unknown option '--fast'"), bad.output());
+
+        Result noOut = exec(List.of("bash", script.toString(), "--out"));
+        assertEquals(2, noOut.status(), noOut.output());
+        assertTrue(noOut.output().contains("--out needs a folder"), noOut.output());
+    }
+}
