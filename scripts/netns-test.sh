@@ -7,10 +7,15 @@
 # on the name server's host.
 #
 # Usage: scripts/netns-test.sh [--variant V] [--timeout S] [--out DIR] [--keep]
+#        scripts/netns-test.sh --up | --down
 #   --variant V   broker variant (default: the example's, 4.9.0-patched)
 #   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
 #   --keep        keep the namespace hosts' folders (dists, stores, logs) under /tmp for inspection
+#   --up          only create the namespace hosts of deploy/examples/netns.conf under its own names
+#                 (rmqpatch-ns-*, files in /tmp/rmqpatch-netns) and leave them, to try scripts/deploy.sh and
+#                 scripts/run-distributed.sh -c deploy/examples/netns.conf by hand
+#   --down        stop every process in those namespaces, delete them and /tmp/rmqpatch-netns
 #   -h, --help    this text
 #
 # Checks (exit 1 if any fails): the run succeeded; the slave's CommitLog max offset equals the master's (and is
@@ -27,14 +32,16 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test
 while [ $# -gt 0 ]; do
   case "$1" in
+    --up) MODE=up; shift ;;
+    --down) MODE=down; shift ;;
     --variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see --help)" 2 ;;
   esac
 done
@@ -48,31 +55,53 @@ command -v ip >/dev/null 2>&1 || skip "the ip command (iproute2) is not installe
 command -v timeout >/dev/null 2>&1 || die "needs timeout (coreutils)" 2
 command -v jq >/dev/null 2>&1 || command -v python3 >/dev/null 2>&1 || die "needs jq or python3 to read results.json" 2
 
-# Unique names: two tests on one machine do not collide (same addresses, but in different namespaces).
-PREFIX="rmqt$$-"
-NETNS_ROOT="/tmp/rmqpatch-netns-$$"
+if [ "$MODE" = test ]; then
+  # Unique names: two tests on one machine do not collide (same addresses, but in different namespaces).
+  PREFIX="rmqt$$-"
+  NETNS_ROOT="/tmp/rmqpatch-netns-$$"
+  SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT")
+  [ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
+  cluster_load "$EXAMPLE"
+else
+  cluster_load "$EXAMPLE"
+  PREFIX=${CFG[netns_prefix]}
+  NETNS_ROOT=${CFG[netns_root]}
+fi
 HUB="${PREFIX}hub"
 SETS=(--set "netns_prefix=$PREFIX" --set "netns_root=$NETNS_ROOT")
 [ -n "$VARIANT" ] && SETS+=(--variant "$VARIANT")
 
-SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT")
-[ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
-cluster_load "$EXAMPLE"
-
-CREATED=()
-cleanup() {
-  local rc=$? ns pids
-  trap - EXIT INT TERM
-  for ns in ${CREATED[@]+"${CREATED[@]}"}; do
+# Stops every process in the namespaces, deletes them.
+netns_delete() {
+  local ns pids
+  for ns in "$@"; do
     pids=$(ip netns pids "$ns" 2>/dev/null || true)
     [ -n "$pids" ] && kill $pids 2>/dev/null || true
   done
-  for ns in ${CREATED[@]+"${CREATED[@]}"}; do
-    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.5; done
+  for ns in "$@"; do
+    for _ in $(seq 1 20); do [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break; sleep 0.5; done
     pids=$(ip netns pids "$ns" 2>/dev/null || true)
     [ -n "$pids" ] && kill -9 $pids 2>/dev/null || true
     ip netns del "$ns" 2>/dev/null || warn "could not delete namespace $ns"
   done
+}
+
+if [ "$MODE" = down ]; then
+  mapfile -t OURS < <(ip netns list 2>/dev/null | awk '{print $1}' | grep -F -- "$PREFIX" | grep -E "^${PREFIX}(hub|$(IFS='|'; echo "${HOSTS[*]}"))\$" || true)
+  [ "${#OURS[@]}" -gt 0 ] && netns_delete "${OURS[@]}"
+  rm -rf "$NETNS_ROOT"
+  log "deleted ${#OURS[@]} namespace(s) and $NETNS_ROOT"
+  exit 0
+fi
+if [ "$MODE" = up ] && ip netns list 2>/dev/null | awk '{print $1}' | grep -qx -- "$HUB"; then
+  die "namespace $HUB exists already (remove it with: scripts/netns-test.sh --down)" 2
+fi
+
+CREATED=()
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  netns_delete ${CREATED[@]+"${CREATED[@]}"}
   if [ "$KEEP" = 0 ]; then rm -rf "$NETNS_ROOT"; else log "kept the hosts' folders: $NETNS_ROOT"; fi
   log "cleaned up ($(( ${#CREATED[@]} )) namespaces deleted) after $(( $(now_s) - T0 )) s"
   exit $rc
@@ -102,6 +131,17 @@ netns_setup() {
 log "creating ${#HOSTS[@]} namespace hosts + hub $HUB"
 netns_setup 2>"$NETNS_ROOT.err" || { r=$(cat "$NETNS_ROOT.err"); rm -f "$NETNS_ROOT.err"; skip "cannot build the namespace network (bridge/veth): $r"; }
 rm -f "$NETNS_ROOT.err"
+
+if [ "$MODE" = up ]; then
+  trap - EXIT INT TERM
+  log "namespace hosts are up; their files go to $NETNS_ROOT/<host>. Try:"
+  echo "  scripts/deploy.sh show  -c deploy/examples/netns.conf"
+  echo "  scripts/run-distributed.sh -c deploy/examples/netns.conf --keep-running"
+  echo "  scripts/deploy.sh status -c deploy/examples/netns.conf"
+  echo "  ip netns exec ${PREFIX}ns-namesrv $NETNS_ROOT/ns-namesrv/bin/mqadmin clusterList -n ${HADDR[ns-namesrv]}:${CFG[namesrv_port]}"
+  echo "  scripts/netns-test.sh --down     # stops everything in them and deletes them"
+  exit 0
+fi
 
 # Build what is missing, as scripts/compare.sh does.
 DIST="$ROOT/broker-patches/target/$DIST_NAME"

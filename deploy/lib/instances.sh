@@ -279,7 +279,13 @@ ctl_on() {
   local h=$1 action=$2 filter=$3 dirs
   dirs=$(_select_dirs "$h" "$filter")
   [ -n "$dirs" ] || return 0
-  remote_exec "$h" "$(shquote "$(host_root "$h")/bin/ctl.sh") $action $dirs" < /dev/null 2>&1 | sed "s|^|  $h: |"
+  # Not deployed yet: nothing runs there, so stop and reset have nothing to do; status says so; start fails.
+  local absent=4
+  case "$action" in stop|reset|pids) absent=0 ;; status) absent=3 ;; esac
+  local ctl
+  ctl=$(shquote "$(host_root "$h")/bin/ctl.sh")
+  remote_exec "$h" "if [ -x $ctl ]; then $ctl $action $dirs; else echo 'not deployed here yet (no $(host_root "$h")/bin/ctl.sh; run: scripts/deploy.sh push)'; exit $absent; fi" \
+    < /dev/null 2>&1 | sed "s|^|  $h: |"
   return "${PIPESTATUS[0]}"
 }
 
