@@ -4,6 +4,7 @@ import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.BrokerSample;
+import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.bench.proc.ManagedProcess;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.AgentStatus;
@@ -39,6 +40,7 @@ public final class Coordinator {
     private final List<AgentClient> agents;
     private final BrokerAdmin admin;
     private final BrokerProbe probe;
+    private final JmxBrokerProbe jmx;
     private final List<ManagedProcess> watched;
     private final PrintStream out;
     private final ExecutorService calls;
@@ -48,12 +50,21 @@ public final class Coordinator {
      * @param watched local processes (broker, name server, sink) whose death ends the run
      */
     public Coordinator(List<AgentClient> agents, BrokerAdmin admin, BrokerProbe probe, List<ManagedProcess> watched, PrintStream out) {
+        this(agents, admin, probe, null, watched, out);
+    }
+
+    /**
+     * @param jmx broker CPU and GC over JMX (brokers on other hosts), replacing the probe's local figures; or null
+     */
+    public Coordinator(List<AgentClient> agents, BrokerAdmin admin, BrokerProbe probe, JmxBrokerProbe jmx, List<ManagedProcess> watched,
+                       PrintStream out) {
         if (agents.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one agent");
         }
         this.agents = List.copyOf(agents);
         this.admin = admin;
         this.probe = probe;
+        this.jmx = jmx;
         this.watched = List.copyOf(watched);
         this.out = out;
         this.calls = Executors.newCachedThreadPool(r -> {
@@ -85,10 +96,10 @@ public final class Coordinator {
             tick(spec, "warm-up", spec.workload.warmupDurationSeconds(), result, errorsSoFar);
 
             forAll(AgentClient::measure);
-            BrokerSample before = probe == null ? null : probe.sample();
+            BrokerSample before = sampleBroker(result);
             errorsSoFar[0] = 0;
             tick(spec, "measure", spec.workload.testDurationSeconds(), result, errorsSoFar);
-            BrokerSample after = probe == null ? null : probe.sample();
+            BrokerSample after = sampleBroker(result);
             Duration stopTimeout = Duration.ofMillis(spec.sendTimeoutMs + 30_000L);
             List<AgentResult> results = forAll(a -> a.stop(stopTimeout));
             started = false;
@@ -111,6 +122,24 @@ public final class Coordinator {
         } finally {
             calls.shutdownNow();
         }
+    }
+
+    /** The probe's sample, with the JMX figures read right after it; a JMX problem is a warning, not a failure. */
+    private BrokerSample sampleBroker(RunResult result) throws BrokerAdmin.AdminException {
+        if (probe == null) {
+            return null;
+        }
+        BrokerSample s = probe.sample();
+        if (jmx != null) {
+            jmx.fill(s);
+            for (String w : jmx.warnings()) {
+                if (!result.warnings.contains(w)) {
+                    result.warnings.add(w);
+                    out.println("WARNING: " + w);
+                }
+            }
+        }
+        return s;
     }
 
     private void probeAgents() throws AgentFailure {

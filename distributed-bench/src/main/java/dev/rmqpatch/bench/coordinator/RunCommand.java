@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.coordinator;
 
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.bench.broker.LocalCluster;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
@@ -45,6 +46,9 @@ public final class RunCommand {
         "    --broker-heap SIZE    broker heap (default 2g)",
         "  --namesrv HOST:PORT     an already running cluster (all its masters get the topics)",
         "    --broker-pid PID      pid of its broker on this machine, for CPU and GC figures",
+        "    --broker-jmx HOST:PORT[,HOST:PORT...]",
+        "                          JMX ports of its master brokers (other hosts), for CPU and GC figures; a broker",
+        "                          that cannot be read leaves them empty with a warning",
         "",
         "Agents:",
         "  --agents N              start N local agent JVMs (default 1)",
@@ -70,7 +74,7 @@ public final class RunCommand {
         "  --out DIR               output folder (default target/run-<timestamp>)",
         "  -h, --help              this text");
 
-    private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid",
+    private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out");
     private static final Set<String> BOOLEANS = Set.of("--sink");
@@ -91,6 +95,10 @@ public final class RunCommand {
         if (f.has("--agent") && f.has("--agents")) {
             throw new UsageException("give either --agents N (local) or --agent HOST:PORT (remote), not both");
         }
+        if (f.has("--broker-jmx") && (!f.has("--namesrv") || f.has("--broker-pid"))) {
+            throw new UsageException("--broker-jmx goes with --namesrv, instead of --broker-pid");
+        }
+        List<String> jmxTargets = jmxTargets(f);
         Workload workload = workload(f);
         Double ceiling = ceiling(f.get("--ceiling", null));
         Path outDir = Path.of(f.get("--out", "target/run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
@@ -107,6 +115,8 @@ public final class RunCommand {
         List<AgentClient> agents = new ArrayList<>();
         LocalCluster cluster = null;
         ManagedProcess sink = null;
+        JmxBrokerProbe jmx = null;
+        String jmxMismatch = null;
         Path resultsFile = outDir.resolve("results.json");
         Map<String, Object> file = new LinkedHashMap<>();
         file.put("command", Metadata.commandLine("run", args));
@@ -176,6 +186,19 @@ public final class RunCommand {
                     roles.put("broker", List.of(brokerPid));
                     gc = dev.rmqpatch.bench.broker.GcMonitor.start(brokerPid, outDir.resolve("broker-gc.jstat"));
                 }
+                if (jmxTargets != null) {
+                    jmx = new JmxBrokerProbe(jmxTargets, JmxBrokerProbe.DEFAULT_TIMEOUT);
+                    List<String> reached = jmx.connect();
+                    out.printf("broker JMX: %d of %d reachable %s%n", reached.size(), jmxTargets.size(), jmxTargets);
+                    for (String w : jmx.warnings()) {
+                        out.println("WARNING: " + w);
+                    }
+                    if (jmxTargets.size() != brokers.size()) {
+                        jmxMismatch = String.format("%d broker JMX target(s) for %d master(s) %s: broker CPU and GC are those of the "
+                            + "targets only, per message of all masters", jmxTargets.size(), brokers.size(), brokers);
+                        out.println("WARNING: " + jmxMismatch);
+                    }
+                }
             }
             List<Long> agentPids = new ArrayList<>();
             for (AgentClient a : agents) {
@@ -192,10 +215,13 @@ public final class RunCommand {
             RunResult result;
             int exit = 0;
             try {
-                result = new Coordinator(agents, admin, probe, watched, out).run(spec);
+                result = new Coordinator(agents, admin, probe, jmx, watched, out).run(spec);
             } catch (RunFailedException e) {
                 result = e.partial();
                 exit = 1;
+            }
+            if (jmxMismatch != null) {
+                result.warnings.add(jmxMismatch);
             }
             if (ceiling != null && result.tps != null && result.tps > ceiling / 2) {
                 result.warnings.add(String.format("this run reached %.0f%% of the harness ceiling (%,.0f msg/s measured with --sink): "
@@ -215,6 +241,9 @@ public final class RunCommand {
             ResultsFile.write(resultsFile, file);
             throw new IOException(e.getMessage() + "\n(results: " + resultsFile + ")", e);
         } finally {
+            if (jmx != null) {
+                jmx.close();
+            }
             if (cluster != null) {
                 cluster.close();
             }
@@ -261,6 +290,25 @@ public final class RunCommand {
             throw new UsageException(e.getMessage());
         }
         return w;
+    }
+
+    static List<String> jmxTargets(Flags f) throws UsageException {
+        if (!f.has("--broker-jmx")) {
+            return null;
+        }
+        try {
+            List<String> targets = new ArrayList<>();
+            for (String value : f.all("--broker-jmx")) {
+                for (String t : JmxBrokerProbe.parseTargets(value)) {
+                    if (!targets.contains(t)) {
+                        targets.add(t);
+                    }
+                }
+            }
+            return targets;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--broker-jmx: " + e.getMessage());
+        }
     }
 
     /** A number, or the tps of a --sink run's results.json. */

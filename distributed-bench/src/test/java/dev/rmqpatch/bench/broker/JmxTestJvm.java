@@ -1,0 +1,90 @@
+package dev.rmqpatch.bench.broker;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child JVM with the JMX options deploy/lib gives brokers (plus a loopback bind: unauthenticated JMX should be
+ * reachable from this machine only while a test runs). It collects three times, then burns CPU on request.
+ */
+public final class JmxTestJvm implements AutoCloseable {
+    private final Process process;
+    private final BufferedReader lines;
+    private final int port;
+
+    private JmxTestJvm(Process process, int port) {
+        this.process = process;
+        this.port = port;
+        this.lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    public static JmxTestJvm start() throws Exception {
+        int port = FreePorts.any();
+        Path classes = Path.of(Child.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Dcom.sun.management.jmxremote.port=" + port, "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+            "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
+            "-Djava.rmi.server.hostname=127.0.0.1", "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+            "-cp", classes.toString(), Child.class.getName());
+        JmxTestJvm jvm = new JmxTestJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), port);
+        try {
+            String first = jvm.lines.readLine();
+            if (!"ready".equals(first)) {
+                throw new IOException("the JMX test JVM said '" + first + "' instead of ready");
+            }
+            return jvm;
+        } catch (IOException | RuntimeException e) {
+            jvm.close();
+            throw e;
+        }
+    }
+
+    public String target() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** Makes the child spend about 200 ms of CPU; returns when it has. */
+    public void burn() throws IOException {
+        process.getOutputStream().write('\n');
+        process.getOutputStream().flush();
+        String line = lines.readLine();
+        if (!"burned".equals(line)) {
+            throw new IOException("the JMX test JVM said '" + line + "' instead of burned");
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The observed JVM's main; it exits at the end of its input, so it cannot outlive a crashed test JVM for long. */
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+            System.out.println("ready");
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            while (in.readLine() != null) {
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                long x = 0;
+                while (System.nanoTime() < end) {
+                    x += Long.numberOfTrailingZeros(System.nanoTime());
+                }
+                System.out.println(x >= 0 ? "burned" : "?");
+                System.out.flush();
+            }
+        }
+    }
+}
