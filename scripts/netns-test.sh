@@ -20,7 +20,8 @@
 #
 # Checks (exit 1 if any fails): the run succeeded; the slave's CommitLog max offset equals the master's (and is
 # not 0); the coordinator's results.json has both agents, on different hosts, each with acknowledged sends, and
-# its merged counts and latency-histogram count are the sums of theirs.
+# its merged counts and latency-histogram count are the sums of theirs; it has a broker CPU per message > 0 (read
+# from the master's JVM over JMX, across namespaces, as on real hosts).
 # Exit status: 0 passed; 1 a check or the run failed; 2 usage or build error; 77 network namespaces are not
 # available here (not root, no `ip`, or the kernel/container does not permit them) - the reason is printed.
 # Needs: root, iproute2, JDK 17, and jq or python3. No sshd or rsync. Cleans up on success, failure and Ctrl-C.
@@ -205,6 +206,12 @@ if [ -f "$RJ" ]; then
   sum=$(j '[.result.agents[].latencyMs.count] | add' 'sum(a["latencyMs"]["count"] for a in d["result"]["agents"])')
   [ "$merged" = "$sum" ] && [ "$merged" != 0 ] && pass "merged latency histogram count ($merged) = sum of the agents' histograms" \
     || fail "merged latency count $merged != sum over agents $sum (or 0)"
+  cpu=$(j '.result.broker.cpuUsPerMsg // "none"' '(d["result"].get("broker") or {}).get("cpuUsPerMsg") or "none"')
+  if [[ "$cpu" =~ ^[0-9.eE+-]+$ ]] && awk -v c="$cpu" 'BEGIN { exit !(c > 0) }'; then
+    pass "broker CPU per message over JMX: $(printf %.1f "$cpu") us (GC $(j '.result.broker.gcPauseMillis' 'd["result"]["broker"].get("gcPauseMillis")') ms)"
+  else
+    fail "no broker CPU per message > 0 in results.json ($cpu); warnings: $(j '.result.warnings | join("; ")' '"; ".join(d["result"].get("warnings") or [])')"
+  fi
   echo "  info: send statuses $(j '.result.byStatus | tostring' 'json.dumps(d["result"]["byStatus"])' 2>/dev/null || true), msg/s $(j '.result.tps' 'd["result"]["tps"]'), p99 $(j '.result.latencyMs.p99' 'd["result"]["latencyMs"]["p99"]') ms"
 else
   fail "no results.json from the coordinator in $OUT"

@@ -41,7 +41,8 @@ Options:
   --replication-wait S seconds to wait in step 6 (default 30)
   -h, --help           this text
 
-Results folder: results.json (the coordinator's: merged tps, latency, per-agent figures), summary.txt,
+Results folder: results.json (the coordinator's: merged tps, latency, per-agent figures, broker CPU and GC per
+message read over JMX when broker_jmx is on), summary.txt,
 coordinator/ (its output and client logs), replication.txt, status.txt, cluster.conf (as used, with overrides),
 hosts/<host>/<instance>/ (broker.conf, instance.env, out, home/logs/rocketmqlogs/*.log, agent logs).
 
@@ -175,6 +176,11 @@ finish
     echo "status:      $(json_eval "$OUT/results.json" '.result.status' 'd["result"]["status"]')"
     echo "msg/s:       $(json_eval "$OUT/results.json" '.result.tps // "n/a" | if type == "number" then floor else . end' 'round(d["result"]["tps"]) if d["result"].get("tps") is not None else "n/a"')"
     echo "latency ms:  $(json_eval "$OUT/results.json" '.result.latencyMs // {} | "p50 \(.p50) p99 \(.p99) p99.9 \(.p999) max \(.max)"' '"p50 %s p99 %s p99.9 %s max %s" % tuple((d["result"].get("latencyMs") or {}).get(k) for k in ("p50", "p99", "p999", "max"))')"
+    echo "broker:      $(json_eval "$OUT/results.json" \
+      '.result.broker // {} | def n(d): if type == "number" then (. * d | round) / d | tostring else "-" end;
+       "\(.cpuUsPerMsg | n(10)) us CPU/msg, GC \(.gcPauseMillis | n(1)) ms (\(.gcCollections | n(1)) collections), \(.storedBytesPerMsg | n(10)) stored B/msg"' \
+      '(lambda b, n: "%s us CPU/msg, GC %s ms (%s collections), %s stored B/msg" % (n(b.get("cpuUsPerMsg"), 1), n(b.get("gcPauseMillis"), 0), n(b.get("gcCollections"), 0), n(b.get("storedBytesPerMsg"), 1)))(d["result"].get("broker") or {}, lambda v, k: "-" if v is None else str(round(v, k) if k else round(v)))')$(
+      [ "${CFG[broker_jmx]}" = on ] && echo " (masters' JVMs over JMX)" || echo " (broker_jmx is off: no CPU and GC figures)")"
     echo "sends:       $(json_eval "$OUT/results.json" '.result.counts // {} | "sent \(.sent) acked \(.acked) failed \(.failed)"' '"sent %s acked %s failed %s" % tuple((d["result"].get("counts") or {}).get(k) for k in ("sent", "acked", "failed"))'); statuses $(json_eval "$OUT/results.json" '.result.byStatus // {} | tostring' 'json.dumps(d["result"].get("byStatus") or {})')"
   else
     echo "status:      no results.json (the coordinator exited with $RUN_RC)"

@@ -45,6 +45,11 @@ declare -A CFG_DEFAULTS=(
   [agent_heap]=1g
   [coordinator_heap]=1g
   [broker_java_opt]=""       # extra JVM options, appended last
+  # Remote JMX on every broker (listenPort + jmx_port_offset), read by the coordinator for broker CPU and GC per
+  # message. UNAUTHENTICATED and without TLS: anyone who reaches the port controls the broker JVM. It listens on
+  # all the host's interfaces (advertising the host's address), so use it on a closed benchmark network only.
+  [broker_jmx]=on            # on | off (off: no JMX port, no broker CPU/GC figures in distributed runs)
+  [jmx_port_offset]=3        # RocketMQ itself uses listenPort-2 and listenPort+1
   [namesrv_java_opt]=""
   [agent_java_opt]=""
   [threads]=100              # sending threads per agent
@@ -277,18 +282,22 @@ _add_instance() {
   esac
 }
 
-# Ports per host: a name server uses its port; a broker listenPort P also P-2 (VIP channel) and P+1 (HA).
+# Ports per host: a name server uses its port; a broker listenPort P also P-2 (VIP channel), P+1 (HA) and, with
+# broker_jmx on, its JMX port.
 _check_ports() {
   local -A used=()
   local id p q
   for id in "${INSTANCES[@]}"; do
     p=${I_PORT[$id]}
     local ports=("$p")
-    [ "${I_KIND[$id]}" = broker ] && ports=($((p - 2)) "$p" $((p + 1)))
+    if [ "${I_KIND[$id]}" = broker ]; then
+      ports=($((p - 2)) "$p" $((p + 1)))
+      [ "${CFG[broker_jmx]}" = on ] && ports+=("$(broker_jmx_port "$id")")
+    fi
     for q in "${ports[@]}"; do
       [ "$q" -ge 1 ] && [ "$q" -le 65535 ] || die "$CLUSTER_FILE: $id would use port $q, outside 1-65535" 2
       if [ -n "${used[${I_HOST[$id]}:$q]:-}" ]; then
-        die "$CLUSTER_FILE: port $q on host ${I_HOST[$id]} is used by both ${used[${I_HOST[$id]}:$q]} and $id (a broker uses listenPort-2, listenPort and listenPort+1; change base_port or port_step)" 2
+        die "$CLUSTER_FILE: port $q on host ${I_HOST[$id]} is used by both ${used[${I_HOST[$id]}:$q]} and $id (a broker uses listenPort-2, listenPort, listenPort+1 and, with broker_jmx on, listenPort+jmx_port_offset; change base_port, port_step or jmx_port_offset)" 2
       fi
       used[${I_HOST[$id]}:$q]=$id
     done
@@ -301,12 +310,14 @@ _validate_settings() {
   case "${CFG[replication]}" in sync|async) ;; *) die "replication must be sync or async, not '${CFG[replication]}'" 2 ;; esac
   case "${CFG[flush]}" in sync|async) ;; *) die "flush must be sync or async, not '${CFG[flush]}'" 2 ;; esac
   case "${CFG[send_mode]}" in sync|async|oneway) ;; *) die "send_mode must be sync, async or oneway" 2 ;; esac
+  case "${CFG[broker_jmx]}" in on|off) ;; *) die "broker_jmx must be on or off, not '${CFG[broker_jmx]}'" 2 ;; esac
   for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads message_size warmup duration \
-           send_timeout start_timeout stop_timeout; do
+           send_timeout start_timeout stop_timeout jmx_port_offset; do
     _is_uint "${CFG[$k]}" || die "$k must be a whole number, not '${CFG[$k]}'" 2
   done
   [[ "${CFG[rate]}" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "rate must be a number, not '${CFG[rate]}'" 2
   [ "${CFG[port_step]}" -ge 4 ] || die "port_step must be 4 or more (a broker uses listenPort-2 .. listenPort+1)" 2
+  [ "${CFG[jmx_port_offset]}" -ge 2 ] || die "jmx_port_offset must be 2 or more (listenPort and listenPort+1 are the broker's)" 2
   for k in broker_heap namesrv_heap agent_heap coordinator_heap; do
     [[ "${CFG[$k]}" =~ ^[0-9]+[kKmMgG]$ ]] || die "$k must be a size like 512m or 8g, not '${CFG[$k]}'" 2
   done
@@ -330,6 +341,20 @@ variant_parse() {
   BASE_CONF=broker.conf
   [ "$VARIANT_TUNED" = 1 ] && BASE_CONF=broker-tuned.conf
   return 0
+}
+
+# A broker instance's JMX port (broker_jmx on).
+broker_jmx_port() { echo $(( ${I_PORT[$1]} + ${CFG[jmx_port_offset]} )); }
+
+# HOST:PORT of every master's JMX port, comma-separated; empty when broker_jmx is off.
+master_jmx_targets() {
+  local id out=()
+  [ "${CFG[broker_jmx]}" = on ] || return 0
+  for id in "${INSTANCES[@]}"; do
+    [ "${I_KIND[$id]}" = broker ] && [ "${I_BID[$id]}" = 0 ] || continue
+    out+=("${HADDR[${I_HOST[$id]}]}:$(broker_jmx_port "$id")")
+  done
+  (IFS=,; echo "${out[*]}")
 }
 
 # Instances on one host, optionally of one kind.
@@ -360,7 +385,8 @@ cluster_describe() {
     echo "host $h (${HADDR[$h]}):"
     for id in $(host_instances "$h"); do
       case "${I_KIND[$id]}" in
-        broker) printf '  %-34s %-12s brokerName=%s brokerId=%s listenPort=%s\n' "${I_DIR[$id]}" "${I_BROLE[$id]}" "${I_BNAME[$id]}" "${I_BID[$id]}" "${I_PORT[$id]}" ;;
+        broker) printf '  %-34s %-12s brokerName=%s brokerId=%s listenPort=%s%s\n' "${I_DIR[$id]}" "${I_BROLE[$id]}" "${I_BNAME[$id]}" "${I_BID[$id]}" "${I_PORT[$id]}" \
+                  "$([ "${CFG[broker_jmx]}" = on ] && echo " jmx=$(broker_jmx_port "$id")")" ;;
         *) printf '  %-34s %-12s port=%s\n' "${I_DIR[$id]}" "${I_KIND[$id]}" "${I_PORT[$id]}" ;;
       esac
     done

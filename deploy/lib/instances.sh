@@ -196,9 +196,22 @@ _gen_broker() {
     _env_common "$id" "boot success" "$store"
     [ -z "${CFG[java_home]}" ] || printf 'export JAVA_HOME=%q\n' "${CFG[java_home]}"
     printf 'export ROCKETMQ_HOME=%q\n' "$dist"
-    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[broker_heap]} -Xmx${CFG[broker_heap]} -Duser.home=$dir/home ${CFG[broker_java_opt]}"
+    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[broker_heap]} -Xmx${CFG[broker_heap]} -Duser.home=$dir/home $(_broker_jmx_opts "$id")${CFG[broker_java_opt]}"
     printf 'CMD=(%q -c %q)\n' "$dist/bin/mqbroker" "$dir/broker.conf"
   } > "$out/instance.env"
+}
+
+# Remote JMX for the coordinator's broker CPU and GC figures (broker_jmx; see CFG_DEFAULTS in cluster.sh: no
+# authentication, benchmark networks only). System properties only, which JDK 8 brokers accept as well. The
+# RMI port is the registry's port, so one port per broker is all a firewall has to allow; the advertised hostname is
+# the host's address, since the default (the host name's lookup) is often unreachable from other hosts.
+_broker_jmx_opts() {
+  local id=$1 p
+  [ "${CFG[broker_jmx]}" = on ] || return 0
+  p=$(broker_jmx_port "$id")
+  printf '%s ' "-Dcom.sun.management.jmxremote.port=$p" "-Dcom.sun.management.jmxremote.rmi.port=$p" \
+    -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false \
+    "-Djava.rmi.server.hostname=${HADDR[${I_HOST[$id]}]}"
 }
 
 _gen_agent() {
@@ -465,6 +478,9 @@ coordinator_args() {
   args+=(--partitions "${CFG[queues]}" --threads "${CFG[threads]}" --size "${CFG[message_size]}" --mode "${CFG[send_mode]}"
          --rate "${CFG[rate]}" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}" --send-timeout "${CFG[send_timeout]}"
          --out "$out")
+  local jmx
+  jmx=$(master_jmx_targets)
+  [ -z "$jmx" ] || args+=(--broker-jmx "$jmx")
   printf '%s\n' "${args[@]}"
 }
 
