@@ -48,18 +48,27 @@ public final class BrokerAdmin implements AutoCloseable {
 
     /** Master broker addresses registered at the name server, by broker name. */
     public Map<String, String> masterBrokers(String namesrv) throws AdminException {
+        Map<String, String> masters = new HashMap<>();
+        brokers(namesrv).forEach((name, addrs) -> {
+            String master = addrs.get(MixAll.MASTER_ID);
+            if (master != null) {
+                masters.put(name, master);
+            }
+        });
+        return masters;
+    }
+
+    /** Every broker registered at the name server: by broker name, the address of each brokerId (0 = master). */
+    public Map<String, Map<Long, String>> brokers(String namesrv) throws AdminException {
         RemotingCommand response = call(namesrv, RemotingCommand.createRequestCommand(RequestCode.GET_BROKER_CLUSTER_INFO, null));
         ClusterInfo info = RemotingSerializable.decode(response.getBody(), ClusterInfo.class);
-        Map<String, String> masters = new HashMap<>();
+        Map<String, Map<Long, String>> brokers = new HashMap<>();
         if (info != null && info.getBrokerAddrTable() != null) {
             for (BrokerData data : info.getBrokerAddrTable().values()) {
-                String master = data.getBrokerAddrs() == null ? null : data.getBrokerAddrs().get(MixAll.MASTER_ID);
-                if (master != null) {
-                    masters.put(data.getBrokerName(), master);
-                }
+                brokers.put(data.getBrokerName(), data.getBrokerAddrs() == null ? new HashMap<>() : new HashMap<>(data.getBrokerAddrs()));
             }
         }
-        return masters;
+        return brokers;
     }
 
     public void createTopic(String brokerAddr, String topic, int queues) throws AdminException {
@@ -81,6 +90,19 @@ public final class BrokerAdmin implements AutoCloseable {
         RemotingCommand response = call(brokerAddr, RemotingCommand.createRequestCommand(RequestCode.GET_BROKER_RUNTIME_INFO, null));
         KVTable table = RemotingSerializable.decode(response.getBody(), KVTable.class);
         return table == null || table.getTable() == null ? new HashMap<>() : table.getTable();
+    }
+
+    /** The broker's CommitLog max offset (bytes written), from its runtime statistics. */
+    public long commitLogMaxOffset(String brokerAddr) throws AdminException {
+        String value = runtimeInfo(brokerAddr).get("commitLogMaxOffset");
+        if (value == null) {
+            throw new AdminException("no commitLogMaxOffset in the runtime info of " + brokerAddr, null);
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new AdminException("commitLogMaxOffset of " + brokerAddr + " is not a number: " + value, e);
+        }
     }
 
     /** Messages stored in the topic on this broker: the sum over its queues of max offset minus min offset. */
