@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.compare;
 
 import dev.rmqpatch.bench.ClientLogging;
+import dev.rmqpatch.bench.broker.Topology;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.report.Metadata;
@@ -27,7 +28,7 @@ public final class CompareCommand {
     static final int DEFAULT_DURATION = 10;
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
-        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root");
+        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology");
     private static final Set<String> BOOLEANS = Set.of("--no-sink");
 
     private CompareCommand() {
@@ -79,6 +80,12 @@ public final class CompareCommand {
                 throw new UsageException("--set needs KEY=VALUE, not '" + kv + "'");
             }
             o.brokerSettings.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        try {
+            o.topology = Topology.parse(f.get("--topology", Topology.SINGLE.label()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--topology must be one of " + String.join(", ", Topology.labels()) + ", not '"
+                + f.get("--topology", null) + "'");
         }
         o.workload = workload(f);
         o.sink = !f.has("--no-sink");
@@ -132,7 +139,8 @@ public final class CompareCommand {
         CompareRunner.Options o = parse(args);
         Files.createDirectories(o.outDir);
         ClientLogging.configure(o.outDir.resolve("logs"));
-        out.printf("comparing %s, %d round(s), baseline %s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.workload, o.outDir);
+        out.printf("comparing %s, %d round(s), baseline %s, topology %s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.topology,
+            o.workload, o.outDir);
         try {
             new CompareRunner(o, out).run();
             return 0;

@@ -33,6 +33,8 @@ public final class CompareResults {
         public Spread gcPauseMs;
         /** CPU of the machine not used by any process of the run (other load), cores; a distortion indicator. */
         public Spread otherCpuCores;
+        /** ms-sync topology only: the slave JVM's CPU per message stored on the master. */
+        public Spread slaveCpuUsPerMsg;
         /** Medians (and merged latency percentiles) divided by the baseline's. */
         public Map<String, Double> ratioToBaseline = new LinkedHashMap<>();
         /** Whether this variant's min-max range overlaps the baseline's, per figure (true = not separable). */
@@ -52,6 +54,10 @@ public final class CompareResults {
         public Double gcPauseMs;
         public Double brokerCores;
         public Double otherCpuCores;
+        /** ms-sync topology only, read after the load stopped (the slave given a few seconds to catch up). */
+        public Long masterCommitLogMaxOffset;
+        public Long slaveCommitLogMaxOffset;
+        public Double slaveCpuUsPerMsg;
         public long failedSends;
         public String resultFile;
     }

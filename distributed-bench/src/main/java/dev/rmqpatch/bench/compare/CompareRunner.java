@@ -3,6 +3,8 @@ package dev.rmqpatch.bench.compare;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.bench.broker.Replication;
+import dev.rmqpatch.bench.broker.Topology;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.Coordinator;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
@@ -38,6 +40,7 @@ public final class CompareRunner {
         public Workload workload;
         public int agents = 1;
         public String brokerHeap = "2g";
+        public Topology topology = Topology.SINGLE;
         public Map<String, String> brokerSettings = new LinkedHashMap<>();
         public Path distDir;
         public Path outDir;
@@ -51,6 +54,8 @@ public final class CompareRunner {
     private final CompareResults results = new CompareResults();
     private final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
     private final long started = System.nanoTime();
+    /** How long a slave may take, after the load stopped, to apply what the master already pushed. */
+    private static final Duration SLAVE_CATCH_UP = Duration.ofSeconds(10);
 
     public CompareRunner(Options options, PrintStream out) {
         this.o = options;
@@ -132,6 +137,8 @@ public final class CompareRunner {
         m.put("agents", o.agents);
         m.put("agentJvmOptions", agentJvmOptions());
         m.put("brokerHeap", o.brokerHeap);
+        m.put("topology", o.topology.label());
+        m.put("topologyDescription", o.topology.description());
         m.put("machine", Metadata.machine());
         m.put("coordinatorJvm", Metadata.coordinatorJvm());
         Map<String, Object> dists = new LinkedHashMap<>();
@@ -255,10 +262,11 @@ public final class CompareRunner {
         cs.confName = v.confName();
         cs.overrides.putAll(overrides(v));
         cs.brokerHeap = o.brokerHeap;
+        cs.topology = o.topology;
         cs.workDir = dir;
         cs.stopGrace = Duration.ZERO;
-        out.printf("[%s] (%d of %d, %s elapsed) starting name server + broker: %s, conf/%s %s%n", label, done, total,
-            elapsed(), v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
+        out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, elapsed(),
+            o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;
         try (LocalCluster cluster = LocalCluster.start(cs, admin)) {
             if (round == 1) {
@@ -269,17 +277,23 @@ public final class CompareRunner {
             Map<String, List<Long>> roles = roles(agents);
             roles.put("broker", List.of(cluster.brokerPid()));
             roles.put("namesrv", List.of(cluster.namesrvPid()));
+            if (cluster.slaveProcess() != null) {
+                roles.put("slave", List.of(cluster.slaveProcess().pid()));
+            }
             BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), cluster.gcMonitor(), roles);
             RunSpec spec = new RunSpec();
             spec.workload = o.workload;
             spec.namesrv = cluster.namesrvAddr();
             spec.label = label;
-            List<ManagedProcess> watched = List.of(cluster.brokerProcess(), cluster.namesrvProcess());
+            List<ManagedProcess> watched = cluster.processes();
             try {
                 r = new Coordinator(agents, admin, probe, watched, out).run(spec);
             } catch (RunFailedException e) {
                 ResultsFile.write(dir.resolve("result.json"), e.partial());
                 throw new RunFailedException("[" + label + "] " + e.getMessage() + " (logs: " + dir + ")", e.partial(), e);
+            }
+            if (cluster.slaveProcess() != null) {
+                r.replication = replication(cluster, admin, r, label, dir);
             }
         }
         ResultsFile.write(dir.resolve("result.json"), r);
@@ -290,6 +304,30 @@ public final class CompareRunner {
             r.latencyMs.p99 == null ? "-" : String.format("%.2f", r.latencyMs.p99),
             r.broker == null || r.broker.cpuUsPerMsg == null ? "-" : String.format("%.1f", r.broker.cpuUsPerMsg),
             r.broker == null || r.broker.storedBytesPerMsg == null ? "-" : String.format("%.1f", r.broker.storedBytesPerMsg));
+    }
+
+    private Replication replication(LocalCluster cluster, BrokerAdmin admin, RunResult r, String label, Path dir)
+        throws RunFailedException, IOException {
+        Replication rep;
+        try {
+            rep = cluster.replication(admin, SLAVE_CATCH_UP);
+        } catch (BrokerAdmin.AdminException e) {
+            r.status = "failed";
+            r.error = "cannot read the CommitLog offsets of master and slave: " + e.getMessage();
+            ResultsFile.write(dir.resolve("result.json"), r);
+            throw new RunFailedException("[" + label + "] cannot read the CommitLog offsets of master and slave: " + e.getMessage()
+                + " (logs: " + dir + ")", r, e);
+        }
+        if (r.broker != null && r.broker.roleCores != null && r.broker.roleCores.get("slave") != null) {
+            rep.slaveCores = r.broker.roleCores.get("slave");
+            if (r.broker.messagesStored != null && r.broker.messagesStored > 0) {
+                rep.slaveCpuUsPerMsg = rep.slaveCores * r.broker.windowSeconds * 1e6 / r.broker.messagesStored;
+            }
+        }
+        out.printf("[%s] CommitLog max offset: master %,d, slave %,d%s%n", label, rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset,
+            rep.caughtUp() ? "" : " (slave still " + String.format("%,d", rep.slaveBehindBytes) + " bytes behind after "
+                + SLAVE_CATCH_UP.toSeconds() + " s)");
+        return rep;
     }
 
     private CompareResults.VariantResult find(String name) {

@@ -39,6 +39,10 @@ public final class CompareTable {
         StringBuilder s = new StringBuilder(Table.render(rows));
         s.append(String.format(Locale.ROOT, "medians over %d interleaved round(s); latency percentiles from all rounds' histograms merged; "
             + "x = ratio to %s%n", rounds, base));
+        Object topology = results.metadata.get("topology");
+        if (topology != null) {
+            s.append(topologyLine(results, topology.toString())).append('\n');
+        }
         if (results.harnessCeiling != null && results.harnessCeiling.tps != null) {
             s.append(String.format(Locale.ROOT, "harness ceiling (same agents and workload against a no-op sink): %,.0f msg/s, p99 %s ms%n",
                 results.harnessCeiling.tps, Format.num(results.harnessCeiling.latencyMs.p99, 2)));
@@ -50,6 +54,21 @@ public final class CompareTable {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    private static String topologyLine(CompareResults results, String topology) {
+        Object description = results.metadata.get("topologyDescription");
+        StringBuilder line = new StringBuilder("topology " + topology + (description == null ? "" : " (" + description + ")"));
+        List<String> slaves = new ArrayList<>();
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.slaveCpuUsPerMsg != null && v.slaveCpuUsPerMsg.median != null) {
+                slaves.add(v.name + " " + Format.num(v.slaveCpuUsPerMsg.median, 1));
+            }
+        }
+        if (!slaves.isEmpty() || !"single".equals(topology)) {
+            line.append("; broker us/msg is the master's; slave us/msg (median): ").append(slaves.isEmpty() ? "-" : String.join(", ", slaves));
+        }
+        return line.toString();
     }
 
     private static String range(Spread s, int decimals) {

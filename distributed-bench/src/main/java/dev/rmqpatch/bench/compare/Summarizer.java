@@ -27,6 +27,11 @@ public final class Summarizer {
             x.brokerCores = r.broker.brokerCores;
             x.otherCpuCores = r.broker.otherCores;
         }
+        if (r.replication != null) {
+            x.masterCommitLogMaxOffset = r.replication.masterCommitLogMaxOffset;
+            x.slaveCommitLogMaxOffset = r.replication.slaveCommitLogMaxOffset;
+            x.slaveCpuUsPerMsg = r.replication.slaveCpuUsPerMsg;
+        }
         x.failedSends = r.counts == null ? 0 : r.counts.failed;
         x.resultFile = resultFile;
         return x;
@@ -39,6 +44,9 @@ public final class Summarizer {
         v.storedBytesPerMsg = spread(v.rounds, r -> r.storedBytesPerMsg);
         v.gcPauseMs = spread(v.rounds, r -> r.gcPauseMs);
         v.otherCpuCores = spread(v.rounds, r -> r.otherCpuCores);
+        if (v.rounds.stream().anyMatch(r -> r.slaveCommitLogMaxOffset != null)) {
+            v.slaveCpuUsPerMsg = spread(v.rounds, r -> r.slaveCpuUsPerMsg);
+        }
         v.failedSends = v.rounds.stream().mapToLong(r -> r.failedSends).sum();
         List<Histogram> latencies = new ArrayList<>();
         for (RunResult r : runs) {
@@ -101,6 +109,14 @@ public final class Summarizer {
             if (v.otherCpuCores != null && v.otherCpuCores.max != null && v.otherCpuCores.max > 0.2) {
                 w.add(String.format("%s: processes outside the run used up to %.2f cores in a round: the machine was not quiet, "
                     + "numbers are distorted", v.name, v.otherCpuCores.max));
+            }
+            for (CompareResults.RoundResult r : v.rounds) {
+                if (r.masterCommitLogMaxOffset != null && r.slaveCommitLogMaxOffset != null
+                    && !r.masterCommitLogMaxOffset.equals(r.slaveCommitLogMaxOffset)) {
+                    w.add(String.format("%s round %d: the slave's CommitLog max offset %,d differs from the master's %,d after the "
+                        + "load stopped: replication fell behind or broke (see the round's result.json and the brokers' logs)",
+                        v.name, r.round, r.slaveCommitLogMaxOffset, r.masterCommitLogMaxOffset));
+                }
             }
             if (v.failedSends > 0) {
                 w.add(String.format("%s: %,d sends failed in the measurement windows (see the rounds' result.json for causes)", v.name, v.failedSends));

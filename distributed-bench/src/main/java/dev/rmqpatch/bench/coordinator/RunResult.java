@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.coordinator;
 
 import dev.rmqpatch.bench.broker.BrokerFigures;
+import dev.rmqpatch.bench.broker.Replication;
 import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ public final class RunResult {
     /** CPU the agent JVMs spent per acknowledged message: the harness's own cost. */
     public Double agentCpuUsPerMsg;
     public BrokerFigures broker;
+    /** compare --topology ms-sync: master and slave CommitLog max offsets at the end of the run; absent otherwise. */
+    public Replication replication;
     public List<AgentView> agents = new ArrayList<>();
     public List<ProgressPoint> progress = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
