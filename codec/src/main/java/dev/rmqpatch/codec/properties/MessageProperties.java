@@ -1,5 +1,6 @@
 package dev.rmqpatch.codec.properties;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -83,23 +84,47 @@ public final class MessageProperties {
         }
         final String s = properties;
         final int len = s.length();
-        HashMap<String, String> map = new HashMap<String, String>(capacityFor(countPairs(s, len)));
+        // One scan finds the property separators: their count presizes the map, their positions end the segments.
+        // Only the first MAX_PRESIZE are kept, so a crafted string of a million separators costs no more memory
+        // than a real one; segments past them are found by searching, as they come.
+        int[] ends = new int[16];
+        int kept = 0;
+        boolean more = false;
+        for (int p = s.indexOf(PROPERTY_SEPARATOR); p >= 0; p = s.indexOf(PROPERTY_SEPARATOR, p + 1)) {
+            if (kept == ends.length) {
+                if (kept == MAX_PRESIZE) {
+                    more = true;
+                    break;
+                }
+                ends = Arrays.copyOf(ends, Math.min(kept * 2, MAX_PRESIZE));
+            }
+            ends[kept++] = p;
+        }
+        // A separator at the very end closes the last pair; it does not open another.
+        int segments = kept > 0 && ends[kept - 1] == len - 1 && !more ? kept : kept + 1;
+        HashMap<String, String> map = new HashMap<String, String>(capacityFor(Math.min(segments, MAX_PRESIZE)));
         // First name-value separator at or after the current segment's start (-1: none left, so no more pairs).
         // It is carried from segment to segment: searching afresh from every segment start would rescan the rest
         // of the string each time, quadratic on a crafted header with many segments and one separator at the end.
         int nv = s.indexOf(NAME_VALUE_SEPARATOR);
         int start = 0;
+        int segment = 0;
         while (nv >= 0) {
-            int end = s.indexOf(PROPERTY_SEPARATOR, start);
-            if (end < 0) {
-                end = len;
+            int end;
+            if (segment < kept) {
+                end = ends[segment++];
+            } else {
+                end = more ? s.indexOf(PROPERTY_SEPARATOR, start) : -1;
+                if (end < 0) {
+                    end = len;
+                }
             }
             if (nv < end) {
                 int sep = nv;
                 nv = s.indexOf(NAME_VALUE_SEPARATOR, sep + 1);
                 if (nv < 0 || nv > end) {
                     if (end > sep + 1) {
-                        map.put(s.substring(start, sep), s.substring(sep + 1, end));
+                        map.put(KnownKeys.name(s, start, sep), s.substring(sep + 1, end));
                     }
                 } else {
                     int i = nv + 1;
@@ -107,7 +132,7 @@ public final class MessageProperties {
                         i++;
                     }
                     if (i == end && nv > sep + 1) {
-                        map.put(s.substring(start, sep), s.substring(sep + 1, nv));
+                        map.put(KnownKeys.name(s, start, sep), s.substring(sep + 1, nv));
                     }
                     // Nothing from i on was searched yet; the next segment's search starts past this one.
                     nv = end < len ? s.indexOf(NAME_VALUE_SEPARATOR, end + 1) : -1;
@@ -119,20 +144,6 @@ public final class MessageProperties {
             start = end + 1;
         }
         return map;
-    }
-
-    /**
-     * Segments in the string, counted up to {@link #MAX_PRESIZE}: enough for any real message, while a crafted
-     * header of a million empty segments cannot make one request allocate a table of millions of slots.
-     */
-    static int countPairs(String s, int len) {
-        int n = 1;
-        int i = s.indexOf(PROPERTY_SEPARATOR);
-        while (i >= 0 && i < len - 1 && n < MAX_PRESIZE) {
-            n++;
-            i = s.indexOf(PROPERTY_SEPARATOR, i + 1);
-        }
-        return n;
     }
 
     /** HashMap capacity that holds {@code n} entries at the default load factor without a resize. */

@@ -130,12 +130,45 @@ class MessagePropertiesTest {
     }
 
     @Test
-    void presizeCountsSegmentsButIsCappedForCraftedInput() {
-        assertEquals(3, MessageProperties.countPairs("a\u0001b\u0002c\u0001d\u0002e\u0001f", 11));
-        assertEquals(2, MessageProperties.countPairs("a\u0001b\u0002c\u0001d\u0002", 8));
+    void segmentsPastThePresizeCapAreStillParsedAsStockDoes() {
+        // The decoder keeps the first MAX_PRESIZE separator positions and searches for the rest as it goes:
+        // inputs around that boundary, with and without a trailing separator, must all parse like stock.
+        int cap = MessageProperties.MAX_PRESIZE;
+        for (int pairs : new int[] {cap - 1, cap, cap + 1, cap + 2, 3 * cap + 5}) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < pairs; i++) {
+                sb.append(i % 7 == 0 ? MessageConst.PROPERTY_KEYS + i : "k" + i).append('\u0001').append("v").append(i);
+                if (i < pairs - 1) {
+                    sb.append('\u0002');
+                }
+            }
+            for (String s : new String[] {sb.toString(), sb + "\u0002", sb + "\u0002\u0002", "\u0002" + sb}) {
+                Map<String, String> decoded = MessageProperties.decode(s);
+                assertEquals(MessageDecoder.string2messageProperties(s), decoded, pairs + " pairs");
+                assertEquals(pairs, decoded.size());
+            }
+        }
         String crafted = "\u0002".repeat(1_000_000) + "k\u0001v";
-        assertEquals(MessageProperties.MAX_PRESIZE, MessageProperties.countPairs(crafted, crafted.length()));
         assertEquals(Map.of("k", "v"), MessageProperties.decode(crafted));
+        assertEquals(Map.of("k", "v"), MessageProperties.decode("k\u0001v" + "\u0002".repeat(1_000_000)));
+    }
+
+    @Test
+    void knownNamesAreTheConstantsAndOtherNamesAreCopies() {
+        Map<String, String> decoded = MessageProperties.decode("WAIT\u0001true\u0002WAITS\u0001x\u0002TAG\u0001y\u0002"
+            + "UNIQ_KEY\u0001u\u0002\u0001e\u0002KEYS\u0001k");
+        assertEquals(Map.of("WAIT", "true", "WAITS", "x", "TAG", "y", "UNIQ_KEY", "u", "", "e", "KEYS", "k"), decoded);
+        for (String key : decoded.keySet()) {
+            boolean known = MessageConst.STRING_HASH_SET.contains(key);
+            boolean constant = key == MessageConst.PROPERTY_WAIT_STORE_MSG_OK || key == MessageConst.PROPERTY_KEYS
+                || key == MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX;
+            assertEquals(known, constant, "'" + key + "' is the shared constant exactly when it is a RocketMQ name");
+        }
+        // Every RocketMQ name the 4.9.0 client knows decodes to an equal key, whatever the table holds.
+        for (String name : MessageConst.STRING_HASH_SET) {
+            assertEquals(Map.of(name, "v"), MessageProperties.decode(name + "\u0001v"));
+            assertEquals(name, KnownKeys.name("x" + name + "y", 1, name.length() + 1));
+        }
     }
 
     private static Map<String, String> map(String... kv) {
