@@ -4,10 +4,14 @@
 # interface touches this machine's own network), then runs scripts/run-distributed.sh with
 # deploy/examples/netns.conf through the netns transport: the same deploy/start/stop/run/collect code as over ssh.
 # A name server, a SYNC_MASTER, its SLAVE and two agents run on different namespace hosts; the coordinator runs
-# on the name server's host.
+# on the name server's host. With --transport ssh the hosts run sshd instead, each with its own view of the install
+# folder, and the deployment runs from a control namespace over ssh, as it would against real hosts.
 #
-# Usage: scripts/netns-test.sh [--variant V] [--timeout S] [--out DIR] [--keep]
+# Usage: scripts/netns-test.sh [--transport netns|ssh] [--variant V] [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --up | --down
+#   --transport T netns (default): commands reach the hosts through `ip netns exec`;
+#                 ssh: through sshd in every namespace host (needs openssh-server installed; its service need not
+#                 run, none is started outside the namespaces), scripts run in the hub namespace as the control host
 #   --variant V   broker variant (default: the example's, 4.9.0-patched)
 #   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
@@ -24,7 +28,7 @@
 # from the master's JVM over JMX, across namespaces, as on real hosts).
 # Exit status: 0 passed; 1 a check or the run failed; 2 usage or build error; 77 network namespaces are not
 # available here (not root, no `ip`, or the kernel/container does not permit them) - the reason is printed.
-# Needs: root, iproute2, JDK 17, and jq or python3. No sshd or rsync. Cleans up on success, failure and Ctrl-C.
+# Needs: root, iproute2, JDK 17, and jq or python3; --transport ssh also sshd, ssh-keygen and unshare. Cleans up on success, failure and Ctrl-C.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,20 +37,22 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns
 while [ $# -gt 0 ]; do
   case "$1" in
     --up) MODE=up; shift ;;
     --down) MODE=down; shift ;;
+    --transport) TRANSPORT=${2:?--transport needs netns or ssh}; shift 2 ;;
     --variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" 2 ;;
   esac
 done
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout needs whole seconds" 2
+case "$TRANSPORT" in netns|ssh) ;; *) die "--transport must be netns or ssh, not '$TRANSPORT'" 2 ;; esac
 
 skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
 
@@ -55,6 +61,12 @@ T0=$(now_s)
 command -v ip >/dev/null 2>&1 || skip "the ip command (iproute2) is not installed"
 command -v timeout >/dev/null 2>&1 || die "needs timeout (coreutils)" 2
 command -v jq >/dev/null 2>&1 || command -v python3 >/dev/null 2>&1 || die "needs jq or python3 to read results.json" 2
+SSHD=""
+if [ "$TRANSPORT" = ssh ]; then
+  SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+  [ -x "$SSHD" ] || skip "--transport ssh needs sshd in the namespace hosts: install openssh-server (e.g. apt-get install openssh-server; its service need not run)"
+  for tool in ssh ssh-keygen unshare; do command -v $tool >/dev/null 2>&1 || skip "--transport ssh needs $tool"; done
+fi
 
 if [ "$MODE" = test ]; then
   # Unique names: two tests on one machine do not collide (same addresses, but in different namespaces).
@@ -103,6 +115,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   netns_delete ${CREATED[@]+"${CREATED[@]}"}
+  [ -n "${REMOTE_DIR:-}" ] && rmdir "$REMOTE_DIR" 2>/dev/null
   if [ "$KEEP" = 0 ]; then rm -rf "$NETNS_ROOT"; else log "kept the hosts' folders: $NETNS_ROOT"; fi
   log "cleaned up ($(( ${#CREATED[@]} )) namespaces deleted) after $(( $(now_s) - T0 )) s"
   exit $rc
@@ -144,6 +157,40 @@ if [ "$MODE" = up ]; then
   exit 0
 fi
 
+# --transport ssh: every host runs sshd in its namespace. Namespaces share this machine's file system, so each
+# sshd gets its own mount namespace in which the one install folder of the cluster file (remote_dir) is that
+# host's own folder; whatever runs in an ssh session there sees only its host's files, as on separate machines.
+# The hub gets an address on the bridge and plays the control machine the scripts run on.
+RUN_PREFIX=()
+if [ "$TRANSPORT" = ssh ]; then
+  SSH_DIR="$NETNS_ROOT/ssh"
+  REMOTE_DIR="/tmp/rmqpatch-netns-ssh-$$"
+  CONTROL_ADDR="${HADDR[${HOSTS[0]}]%.*}.1"
+  mkdir -p "$SSH_DIR" "$REMOTE_DIR" /run/sshd
+  ssh-keygen -q -t ed25519 -N "" -f "$SSH_DIR/client_key" -C netns-test
+  ssh-keygen -q -t ed25519 -N "" -f "$SSH_DIR/host_key" -C netns-test-host
+  cp "$SSH_DIR/client_key.pub" "$SSH_DIR/authorized_keys"
+  printf '%s\n' "Port 22" "HostKey $SSH_DIR/host_key" "AuthorizedKeysFile $SSH_DIR/authorized_keys" "PidFile none" \
+    "PermitRootLogin prohibit-password" "PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
+    "StrictModes no" > "$SSH_DIR/sshd_config"
+  ip -n "$HUB" addr add "$CONTROL_ADDR/24" dev br0
+  for h in "${HOSTS[@]}"; do
+    mkdir -p "$NETNS_ROOT/$h"
+    ip netns exec "${PREFIX}$h" unshare -m --propagation private sh -c \
+      "mount --bind '$NETNS_ROOT/$h' '$REMOTE_DIR' && exec '$SSHD' -D -e -f '$SSH_DIR/sshd_config' -o 'ListenAddress=${HADDR[$h]}'" \
+      > "$SSH_DIR/sshd-$h.log" 2>&1 &
+  done
+  for h in "${HOSTS[@]}"; do
+    for _ in $(seq 1 50); do ip netns exec "$HUB" bash -c "echo > /dev/tcp/${HADDR[$h]}/22" 2>/dev/null && break; sleep 0.1; done
+    ip netns exec "$HUB" bash -c "echo > /dev/tcp/${HADDR[$h]}/22" 2>/dev/null \
+      || die "sshd on $h (${HADDR[$h]}) did not start: $(cat "$SSH_DIR/sshd-$h.log")"
+  done
+  log "sshd runs on ${#HOSTS[@]} namespace hosts; the control host is the hub ($CONTROL_ADDR), install folder $REMOTE_DIR"
+  SETS+=(--set transport=ssh --set user=root --set "ssh_key=$SSH_DIR/client_key" --set "remote_dir=$REMOTE_DIR"
+         --set "ssh_options=-o UserKnownHostsFile=$SSH_DIR/known_hosts -o LogLevel=ERROR")
+  RUN_PREFIX=(ip netns exec "$HUB")
+fi
+
 # Build what is missing, as scripts/compare.sh does.
 DIST="$ROOT/broker-patches/target/$DIST_NAME"
 if [ ! -x "$DIST/bin/mqbroker" ]; then
@@ -157,9 +204,9 @@ fi
 
 OUT=${OUT:-$ROOT/target/netns-test/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
-log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} (bounded: $TIMEOUT s)"
+log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
 RUN_RC=0
-timeout --signal=INT --kill-after=45 "$TIMEOUT" "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" --out "$OUT" || RUN_RC=$?
+timeout --signal=INT --kill-after=45 "$TIMEOUT" ${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" --out "$OUT" || RUN_RC=$?
 
 # ---- checks ----
 FAILS=()

@@ -1,0 +1,101 @@
+package dev.rmqpatch.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bare-metal tooling without real hosts: scripts/netns-test.sh deploys a name server, a SYNC_MASTER, its SLAVE and
+ * two agents to network-namespace hosts, once through `ip netns exec` and once over ssh (skipped where no sshd is
+ * installed), and checks replication and the
+ * merged results itself; scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
+ */
+class BareMetalScriptsIT {
+    /** netns-test.sh's "namespaces are not permitted here" status: a skip, not a failure. */
+    private static final int NO_NAMESPACES = 77;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(420)
+    void distributedRunOverNamespaceHostsReplicatesAndMergesBothAgents() throws Exception {
+        namespaceRun("netns");
+    }
+
+    /** The transport real hosts use: sshd in every namespace host, the scripts on a control namespace. */
+    @Test
+    @Timeout(420)
+    void distributedRunOverSshToNamespaceHosts() throws Exception {
+        namespaceRun("ssh");
+    }
+
+    private void namespaceRun(String transport) throws Exception {
+        Dists.patched();
+        Path out = dir.resolve("netns-" + transport);
+        Run run = run(Map.of(), "scripts/netns-test.sh", "--transport", transport, "--timeout", "240", "--out", out.toString());
+        if (run.rc == NO_NAMESPACES) {
+            abort("not possible here: " + run.output);
+        }
+        assertEquals(0, run.rc, run.output);
+        assertTrue(run.output.contains("PASSED"), run.output);
+        assertTrue(run.output.contains("caught up"), run.output);
+        assertTrue(run.output.contains("transport " + transport), run.output);
+        assertTrue(Files.isDirectory(out.resolve("hosts")), "logs collected from the hosts");
+    }
+
+    @Test
+    @Timeout(60)
+    void osTuningPrintsEverySettingAndChangesNothingWithoutApply() throws Exception {
+        Map<String, String> files = Map.of("RMQPATCH_SYSCTL_FILE", dir.resolve("sysctl.conf").toString(),
+            "RMQPATCH_LIMITS_FILE", dir.resolve("limits.conf").toString(), "RMQPATCH_STATE_FILE", dir.resolve("before").toString());
+        Run show = run(files, "scripts/os-tuning.sh");
+        assertEquals(0, show.rc, show.output);
+        for (String key : List.of("vm.max_map_count", "vm.overcommit_memory", "vm.swappiness", "ulimit nofile", "ulimit memlock")) {
+            assertTrue(show.output.contains(key), key + " listed:\n" + show.output);
+        }
+        assertTrue(show.output.contains("Nothing was changed"), show.output);
+
+        Run check = run(files, "scripts/os-tuning.sh", "--check");
+        boolean differs = show.output.contains("set to ") || show.output.contains("limits.d:");
+        assertEquals(differs ? 1 : 0, check.rc, "--check fails exactly when the table shows a change:\n" + check.output);
+
+        assertEquals(2, run(files, "scripts/os-tuning.sh", "--aply").rc, "unknown flag");
+        assertEquals(2, run(files, "scripts/os-tuning.sh", "--disk", "no-such-disk").rc, "unknown disk");
+        assertEquals(0, run(files, "scripts/os-tuning.sh", "--help").rc);
+        for (String f : List.of("sysctl.conf", "limits.conf", "before")) {
+            assertTrue(Files.notExists(dir.resolve(f)), f + " not written without --apply");
+        }
+    }
+
+    private record Run(int rc, String output) {
+    }
+
+    private Run run(Map<String, String> env, String script, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Dists.repoRoot().resolve(script).toString()));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile(dir, "script", ".log");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try {
+            assertTrue(p.waitFor(400, TimeUnit.SECONDS), script + " finished");
+        } finally {
+            // netns-test.sh cleans up its namespaces on TERM; a test timeout must not leave them behind.
+            p.destroy();
+            p.waitFor(30, TimeUnit.SECONDS);
+            p.destroyForcibly();
+        }
+        return new Run(p.exitValue(), Files.readString(log));
+    }
+}
