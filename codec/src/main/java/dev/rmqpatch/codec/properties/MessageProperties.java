@@ -24,6 +24,17 @@ public final class MessageProperties {
 
     static final int MAX_PRESIZE = 256;
 
+    static final int INITIAL_BUFFER = 512;
+    static final int MAX_KEPT_BUFFER = 8192;
+
+    /** One encode buffer per thread, in a one-slot holder so that it can grow and be taken out while in use. */
+    private static final ThreadLocal<char[][]> BUFFER = new ThreadLocal<char[][]>() {
+        @Override
+        protected char[][] initialValue() {
+            return new char[1][];
+        }
+    };
+
     private MessageProperties() {
     }
 
@@ -44,30 +55,43 @@ public final class MessageProperties {
         if (properties == null || properties.isEmpty()) {
             return "";
         }
-        // First pass sizes the builder exactly: stock starts at 16 chars and grows (copies) two or three times.
-        int length = 0;
+        // The chars go into this thread's reusable buffer and are copied once, into a String of exactly the
+        // right size. Stock appends to a 16-char StringBuilder that grows (copies) several times; sizing a builder
+        // exactly first costs a second pass over the map, and a reused StringBuilder would stay UTF-16 for good
+        // after one non-Latin-1 message on JDK 9+. Measured in PropertiesBenchmark (see BENCHMARKS.md).
+        char[][] holder = BUFFER.get();
+        char[] buf = holder[0];
+        // Taken out while in use: a (theoretical) nested call on this thread gets a fresh buffer, not this one.
+        holder[0] = null;
+        if (buf == null) {
+            buf = new char[INITIAL_BUFFER];
+        }
+        int pos = 0;
         for (Map.Entry<String, String> e : properties.entrySet()) {
             String value = e.getValue();
             if (value == null || skipTransient && TransientProperties.isTransient(e.getKey())) {
                 continue;
             }
-            length += String.valueOf(e.getKey()).length() + value.length() + 2;
-        }
-        if (length == 0) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder(length - 1);
-        for (Map.Entry<String, String> e : properties.entrySet()) {
-            String value = e.getValue();
-            if (value == null || skipTransient && TransientProperties.isTransient(e.getKey())) {
-                continue;
+            String key = String.valueOf(e.getKey());
+            int keyLength = key.length();
+            int valueLength = value.length();
+            int need = pos + keyLength + valueLength + 2;
+            if (need > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
-            if (sb.length() > 0) {
-                sb.append(PROPERTY_SEPARATOR);
+            if (pos > 0) {
+                buf[pos++] = PROPERTY_SEPARATOR;
             }
-            sb.append(e.getKey()).append(NAME_VALUE_SEPARATOR).append(value);
+            key.getChars(0, keyLength, buf, pos);
+            pos += keyLength;
+            buf[pos++] = NAME_VALUE_SEPARATOR;
+            value.getChars(0, valueLength, buf, pos);
+            pos += valueLength;
         }
-        return sb.toString();
+        String encoded = pos == 0 ? "" : new String(buf, 0, pos);
+        // A thread that once encoded a huge map does not keep a huge buffer.
+        holder[0] = buf.length <= MAX_KEPT_BUFFER ? buf : null;
+        return encoded;
     }
 
     /**

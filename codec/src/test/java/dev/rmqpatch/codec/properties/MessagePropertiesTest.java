@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -126,6 +127,25 @@ class MessagePropertiesTest {
             int capacity = MessageProperties.capacityFor(n);
             int table = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
             assertTrue(n <= (int) (table * 0.75f), "capacity " + capacity + " for " + n + " entries resizes");
+        }
+    }
+
+    @Test
+    void theReusedEncodeBufferGrowsShrinksAndMixesCharsetsLikeFreshEncodes() {
+        // One thread, in this order: small, past the initial buffer, past the kept maximum, non-Latin-1, small again.
+        Map<String, String> small = map("TAGS", "t", "KEYS", "k");
+        Map<String, String> medium = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            medium.put("key" + i, "value-" + i);
+        }
+        Map<String, String> huge = map("big", "x".repeat(3 * MessageProperties.MAX_KEPT_BUFFER), "TAGS", "t");
+        Map<String, String> chinese = map("TAGS", "\u8ba2\u5355\u521b\u5efa", "KEYS", "\u5ba2\u6237-42", "WAIT", "true");
+        for (Map<String, String> m : List.of(small, medium, huge, chinese, small, medium, chinese)) {
+            String stock = MessageDecoder.messageProperties2String(m);
+            assertEquals(stock.substring(0, stock.length() - 1), MessageProperties.encode(m));
+            Map<String, String> stored = new HashMap<>(m);
+            stored.remove("WAIT");
+            assertEquals(stored, MessageDecoder.string2messageProperties(MessageProperties.encodeForStore(m)));
         }
     }
 
