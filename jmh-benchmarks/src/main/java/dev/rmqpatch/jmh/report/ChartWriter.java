@@ -16,15 +16,16 @@ import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 
 /**
- * chart.png: stock and patched bars per operation, time per operation on top (with JMH's error as error bars)
- * and bytes allocated per operation below (when the run had -prof gc). The speedup is part of each operation's
- * label. Both axes are logarithmic, because operations range from tens of nanoseconds to tens of microseconds;
- * an axis falls back to linear when a value is zero.
+ * chart.png: stock and patched bars per operation, time per operation on top and bytes allocated per operation
+ * below (when the run had -prof gc). The speedup is part of each operation's label. Both axes are logarithmic,
+ * because operations range from tens of nanoseconds to tens of microseconds; an axis falls back to linear when a
+ * value is zero. JMH's error intervals are in table.txt and results.json, not on the chart: XChart 3.8 draws
+ * error bars on a logarithmic axis from the axis floor to far above the bar, which misleads more than it shows.
  */
 public final class ChartWriter {
 
     static final int WIDTH = 1100;
-    static final int HEIGHT = 520;
+    static final int HEIGHT = 600;
     private static final Color STOCK = new Color(0x9A, 0xA5, 0xB1);
     private static final Color PATCHED = new Color(0x1F, 0x77, 0xB4);
 
@@ -57,22 +58,18 @@ public final class ChartWriter {
                                        Function<JmhResult, Metric> metric) {
         List<Double> stock = new ArrayList<>();
         List<Double> patched = new ArrayList<>();
-        List<Double> stockErr = new ArrayList<>();
-        List<Double> patchedErr = new ArrayList<>();
         boolean positive = true;
-        boolean errorsUsable = true;
         double lowest = Double.POSITIVE_INFINITY;
+        double highest = 0;
         for (Comparison c : comparisons) {
             for (JmhResult r : List.of(c.stock(), c.patched())) {
-                Metric m = metric.apply(r);
-                positive &= m.score() > 0;
-                errorsUsable &= !Double.isNaN(m.error()) && m.low() > 0;
-                lowest = Math.min(lowest, Double.isNaN(m.error()) ? m.score() : Math.min(m.score(), m.low()));
+                double score = metric.apply(r).score();
+                positive &= score > 0;
+                lowest = Math.min(lowest, score);
+                highest = Math.max(highest, score);
             }
             stock.add(metric.apply(c.stock()).score());
             patched.add(metric.apply(c.patched()).score());
-            stockErr.add(errorOf(metric.apply(c.stock())));
-            patchedErr.add(errorOf(metric.apply(c.patched())));
         }
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
             .yAxisTitle(unit + (positive ? " (log scale)" : "")).build();
@@ -82,26 +79,21 @@ public final class ChartWriter {
         if (positive) {
             // Bar charts anchor the axis at 0 unless told otherwise, which a log axis cannot show.
             s.setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
+            // XChart's own maximum can fall below the tallest bar on a log axis and cut it off.
+            s.setYAxisMax(Math.pow(10, Math.ceil(Math.log10(highest * 1.05))));
         }
-        s.setXAxisLabelRotation(20);
-        s.setLegendPosition(Styler.LegendPosition.InsideNE);
+        // Vertical labels sit centred under their bars; slanted ones drift a category to the left.
+        s.setXAxisLabelRotation(90);
+        // Below the labels: inside the plot it hides the top of some bar, whatever corner it is in.
+        s.setLegendPosition(Styler.LegendPosition.OutsideS);
+        s.setLegendLayout(Styler.LegendLayout.Horizontal);
         s.setSeriesColors(new Color[] {STOCK, PATCHED});
         s.setChartTitleFont(s.getChartTitleFont().deriveFont(14f));
         s.setAxisTickLabelsFont(s.getAxisTickLabelsFont().deriveFont(11f));
         s.setChartBackgroundColor(Color.WHITE);
         s.setPlotGridVerticalLinesVisible(false);
-        // Error bars only when every bar has an interval whose lower end stays above 0 (a log axis needs that).
-        if (errorsUsable) {
-            chart.addSeries("stock RocketMQ 4.9.0", labels, stock, stockErr);
-            chart.addSeries("patched (rmqpatch codec)", labels, patched, patchedErr);
-        } else {
-            chart.addSeries("stock RocketMQ 4.9.0", labels, stock);
-            chart.addSeries("patched (rmqpatch codec)", labels, patched);
-        }
+        chart.addSeries("stock RocketMQ 4.9.0", labels, stock);
+        chart.addSeries("patched (rmqpatch codec)", labels, patched);
         return chart;
-    }
-
-    private static double errorOf(Metric m) {
-        return Double.isNaN(m.error()) ? 0.0 : m.error();
     }
 }
