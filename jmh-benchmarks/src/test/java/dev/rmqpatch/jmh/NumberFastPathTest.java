@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The codec's ASCII-digit fast path for int and long header fields (added after the header-decode profile, see
- * RESULTS.md) around its limits: 9 digits for an int, 18 for a long, signs, leading zeros and non-ASCII digits
+ * BENCHMARKS.md) around its limits: 9 digits for an int, 18 for a long, signs, leading zeros and non-ASCII digits
  * fall through to the JDK parsers. Checked against stock reflective decode of the same SEND_MESSAGE_V2 fields.
  */
 class NumberFastPathTest {
