@@ -181,9 +181,12 @@ if [ "$TRANSPORT" = ssh ]; then
       > "$SSH_DIR/sshd-$h.log" 2>&1 &
   done
   for h in "${HOSTS[@]}"; do
-    for _ in $(seq 1 50); do ip netns exec "$HUB" bash -c "echo > /dev/tcp/${HADDR[$h]}/22" 2>/dev/null && break; sleep 0.1; done
-    ip netns exec "$HUB" bash -c "echo > /dev/tcp/${HADDR[$h]}/22" 2>/dev/null \
-      || die "sshd on $h (${HADDR[$h]}) did not start: $(cat "$SSH_DIR/sshd-$h.log")"
+    up=0
+    for _ in $(seq 1 50); do
+      ip netns exec "$HUB" bash -c "echo > /dev/tcp/${HADDR[$h]}/22" 2>/dev/null && { up=1; break; }
+      sleep 0.1
+    done
+    [ "$up" = 1 ] || die "sshd on $h (${HADDR[$h]}) did not start: $(cat "$SSH_DIR/sshd-$h.log")"
   done
   log "sshd runs on ${#HOSTS[@]} namespace hosts; the control host is the hub ($CONTROL_ADDR), install folder $REMOTE_DIR"
   SETS+=(--set transport=ssh --set user=root --set "ssh_key=$SSH_DIR/client_key" --set "remote_dir=$REMOTE_DIR"

@@ -56,6 +56,14 @@ class BareMetalScriptsIT {
 
     @Test
     @Timeout(60)
+    void netnsTestRejectsAnUnknownTransportBeforeTouchingAnything() throws Exception {
+        Run run = run(Map.of(), "scripts/netns-test.sh", "--transport", "telnet");
+        assertEquals(2, run.rc, run.output);
+        assertTrue(run.output.contains("--transport must be netns or ssh, not 'telnet'"), run.output);
+    }
+
+    @Test
+    @Timeout(60)
     void osTuningPrintsEverySettingAndChangesNothingWithoutApply() throws Exception {
         Map<String, String> files = Map.of("RMQPATCH_SYSCTL_FILE", dir.resolve("sysctl.conf").toString(),
             "RMQPATCH_LIMITS_FILE", dir.resolve("limits.conf").toString(), "RMQPATCH_STATE_FILE", dir.resolve("before").toString());
