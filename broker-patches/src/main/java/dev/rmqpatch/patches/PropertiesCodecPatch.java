@@ -9,7 +9,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
 /**
  * P2. Targets: {@code MessageDecoder.messageProperties2String(Map)} and
  * {@code MessageDecoder.string2messageProperties(String)} in rocketmq-common.
- * Replacement: the bodies delegate to {@code MessageProperties.encode} (exact presize, no trailing separator)
+ * Replacement: the bodies delegate to {@code MessageProperties.encode} (reused buffer, one exact-size copy, no trailing separator)
  * and {@code MessageProperties.decode} (index parser returning exactly what stock returns, for any input).
  * Why: string2messageProperties is ~4% of broker CPU (called twice per send, baseline.md), ~350 ns against
  * ~160 ns for the index parser.
@@ -31,8 +31,9 @@ final class PropertiesCodecPatch implements Patch {
 
     @Override
     public String effect() {
-        return "The message-properties string is encoded into an exactly presized builder without the trailing "
-            + "separator, and parsed by index arithmetic into a presized map instead of two levels of String.split.";
+        return "The message-properties string is encoded through a reused per-thread buffer into one exact-size String "
+            + "(no builder growth), without the trailing separator, and parsed by index arithmetic into a presized "
+            + "map instead of two levels of String.split.";
     }
 
     @Override
