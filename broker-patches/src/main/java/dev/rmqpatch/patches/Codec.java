@@ -17,6 +17,22 @@ final class Codec {
         new MethodRef(PROPERTIES, "encodeForStore", "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef DECODE_PROPERTIES = new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;");
 
+    static final String SECURITY = "dev/rmqpatch/codec/security/";
+    static final String STARTUP = "dev/rmqpatch/codec/switches/StartupHooks";
+    private static final String GUARD_DESC = "(Ljava/lang/Object;" + Stock.CTX + "L" + Stock.REMOTING_COMMAND + ";)L"
+        + Stock.REMOTING_COMMAND + ";";
+
+    static final MethodRef CHECK_BROKER_CONFIG_UPDATE = new MethodRef(SECURITY + "ConfigUpdateGuard", "checkBrokerUpdate",
+        GUARD_DESC);
+    static final MethodRef CHECK_NAMESRV_CONFIG_UPDATE = new MethodRef(SECURITY + "ConfigUpdateGuard",
+        "checkNamesrvUpdate", GUARD_DESC);
+    static final MethodRef REFUSE_FILTER_SERVER = new MethodRef(SECURITY + "FilterServerLaunch", "refuse",
+        Stock.CALL_SHELL.desc);
+    static final MethodRef BROKER_STARTING = new MethodRef(STARTUP, "brokerStarting", "([Ljava/lang/String;)Ljava/lang/Object;");
+    static final MethodRef NAMESRV_STARTING = new MethodRef(STARTUP, "namesrvStarting", "([Ljava/lang/String;)Ljava/lang/Object;");
+    static final MethodRef BROKER_STARTED = new MethodRef(STARTUP, "brokerStarted", "(Ljava/lang/Object;)Z");
+    static final MethodRef NAMESRV_STARTED = new MethodRef(STARTUP, "namesrvStarted", "(Ljava/lang/Object;)Z");
+
     private Codec() {
     }
 }

@@ -31,6 +31,11 @@ public interface Patch {
     /** The JMH benchmark (module jmh-benchmarks) that measures it. */
     String benchmark();
 
+    /** The CVEs a security patch closes ("CVE-2023-33246"), comma-separated; empty for performance patches. */
+    default String closes() {
+        return "";
+    }
+
     /** The method edits, each naming its target class, method and descriptor. */
     List<MethodEdit> edits();
 }

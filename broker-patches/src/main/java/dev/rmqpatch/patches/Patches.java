@@ -4,14 +4,20 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-/** Every patch rmqpatch applies, in the order they are applied and listed. A new patch is one class added here. */
+/**
+ * Every patch rmqpatch applies, in the order they are applied and listed: performance patches P1.., security patches
+ * S1... A new patch is one class added here and its switch in the codec's PatchSwitches.
+ */
 public final class Patches {
 
     private static final List<Patch> ALL = Collections.unmodifiableList(Arrays.<Patch>asList(
         new HeaderDecodePatch(),
         new PropertiesCodecPatch(),
         new TransientPropertiesPatch(),
-        new ResponseHeaderEncodePatch()));
+        new ResponseHeaderEncodePatch(),
+        new BrokerConfigGuardPatch(),
+        new FilterServerShellPatch(),
+        new NamesrvConfigGuardPatch()));
 
     private Patches() {
     }

@@ -12,6 +12,11 @@ final class Stock {
     static final String SEND_MESSAGE_REQUEST_HEADER = "org/apache/rocketmq/common/protocol/header/SendMessageRequestHeader";
     static final String MESSAGE_EXT_BROKER_INNER = "org/apache/rocketmq/store/MessageExtBrokerInner";
 
+    static final String CTX = "Lio/netty/channel/ChannelHandlerContext;";
+    static final String BROKER_CONTROLLER = "org/apache/rocketmq/broker/BrokerController";
+    static final String NAMESRV_CONTROLLER = "org/apache/rocketmq/namesrv/NamesrvController";
+    static final String FILTER_SERVER_UTIL = "org/apache/rocketmq/broker/filtersrv/FilterServerUtil";
+
     static final MethodRef DECODE_COMMAND_CUSTOM_HEADER = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeader",
         "(Ljava/lang/Class;)L" + COMMAND_CUSTOM_HEADER + ";");
     static final MethodRef MAKE_CUSTOM_HEADER_TO_NET = new MethodRef(REMOTING_COMMAND, "makeCustomHeaderToNet", "()V");
@@ -23,6 +28,23 @@ final class Stock {
         "(Lio/netty/channel/ChannelHandlerContext;L" + REMOTING_COMMAND + ";"
             + "Lorg/apache/rocketmq/broker/mqtrace/SendMessageContext;L" + SEND_MESSAGE_REQUEST_HEADER + ";)"
             + "Ljava/util/concurrent/CompletableFuture;");
+
+    /** Request handler shape: {@code RemotingCommand m(ChannelHandlerContext, RemotingCommand)}. */
+    static final String HANDLER_DESC = "(" + CTX + "L" + REMOTING_COMMAND + ";)L" + REMOTING_COMMAND + ";";
+    static final MethodRef UPDATE_BROKER_CONFIG = new MethodRef("org/apache/rocketmq/broker/processor/AdminBrokerProcessor",
+        "updateBrokerConfig", HANDLER_DESC);
+    static final MethodRef UPDATE_NAMESRV_CONFIG = new MethodRef(
+        "org/apache/rocketmq/namesrv/processor/DefaultRequestProcessor", "updateConfig", HANDLER_DESC);
+    static final MethodRef CREATE_FILTER_SERVER = new MethodRef("org/apache/rocketmq/broker/filtersrv/FilterServerManager",
+        "createFilterServer", "()V");
+    static final MethodRef CALL_SHELL = new MethodRef(FILTER_SERVER_UTIL, "callShell",
+        "(Ljava/lang/String;Lorg/apache/rocketmq/logging/InternalLogger;)V");
+    static final MethodRef CREATE_BROKER_CONTROLLER = new MethodRef("org/apache/rocketmq/broker/BrokerStartup",
+        "createBrokerController", "([Ljava/lang/String;)L" + BROKER_CONTROLLER + ";");
+    static final MethodRef BROKER_CONTROLLER_START = new MethodRef(BROKER_CONTROLLER, "start", "()V");
+    static final MethodRef CREATE_NAMESRV_CONTROLLER = new MethodRef("org/apache/rocketmq/namesrv/NamesrvStartup",
+        "createNamesrvController", "([Ljava/lang/String;)L" + NAMESRV_CONTROLLER + ";");
+    static final MethodRef NAMESRV_CONTROLLER_START = new MethodRef(NAMESRV_CONTROLLER, "start", "()V");
 
     private Stock() {
     }

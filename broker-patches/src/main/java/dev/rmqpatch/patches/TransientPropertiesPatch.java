@@ -4,12 +4,15 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
+import dev.rmqpatch.patches.transform.Bridge;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
 import dev.rmqpatch.patches.transform.ReplaceCall;
+import dev.rmqpatch.patches.transform.Switch;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -102,7 +105,7 @@ final class TransientPropertiesPatch implements Patch {
         }
 
         @Override
-        public void apply(MethodNode m) throws PatchException {
+        public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
             int msgInner = messageLocal(m);
             List<MethodInsnNode> parses = ReplaceCall.callSites(m, Stock.STRING_TO_PROPERTIES);
             if (parses.size() != 2) {
@@ -116,14 +119,35 @@ final class TransientPropertiesPatch implements Patch {
                 throw new PatchException("the second properties parse in " + Stock.ASYNC_SEND_MESSAGE
                     + " is not requestHeader.getProperties() as in 4.9.0");
             }
-            InsnList replacement = new InsnList();
-            replacement.add(new VarInsnNode(Opcodes.ALOAD, msgInner));
-            replacement.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, Stock.MESSAGE_EXT_BROKER_INNER, "getProperties",
-                GET_PROPERTIES_DESC, false));
-            m.instructions.insertBefore(loadHeader, replacement);
-            m.instructions.remove(loadHeader);
+            if (sw == null) {
+                m.instructions.insertBefore(loadHeader, readMessageMap(msgInner));
+                m.instructions.remove(loadHeader);
+                m.instructions.remove(getProps);
+                m.instructions.remove(second);
+                return;
+            }
+            // requestHeader stays on the stack; the bridge gets msgInner beside it and picks the map or a parse.
+            InsnList patched = readMessageMap(1);
+            InsnList stock = new InsnList();
+            stock.add(new VarInsnNode(Opcodes.ALOAD, 0));
+            stock.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, Stock.SEND_MESSAGE_REQUEST_HEADER, "getProperties",
+                "()Ljava/lang/String;", false));
+            stock.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Stock.STRING_TO_PROPERTIES.owner,
+                Stock.STRING_TO_PROPERTIES.name, Stock.STRING_TO_PROPERTIES.desc, false));
+            MethodInsnNode bridge = Bridge.add(owner, "rmqpatch$" + sw.field + "$requestProperties",
+                "(L" + Stock.SEND_MESSAGE_REQUEST_HEADER + ";L" + Stock.MESSAGE_EXT_BROKER_INNER + ";)Ljava/util/Map;",
+                sw, patched, stock);
+            m.instructions.insertBefore(getProps, new VarInsnNode(Opcodes.ALOAD, msgInner));
             m.instructions.remove(getProps);
-            m.instructions.remove(second);
+            m.instructions.set(second, bridge);
+        }
+
+        private static InsnList readMessageMap(int local) {
+            InsnList list = new InsnList();
+            list.add(new VarInsnNode(Opcodes.ALOAD, local));
+            list.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, Stock.MESSAGE_EXT_BROKER_INNER, "getProperties",
+                GET_PROPERTIES_DESC, false));
+            return list;
         }
 
         /** The local that holds the one {@code new MessageExtBrokerInner()} of the method. */

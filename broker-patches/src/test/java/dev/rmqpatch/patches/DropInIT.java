@@ -47,12 +47,14 @@ class DropInIT {
         Result patched = run(LocalCluster.dist("patched").resolve("bin/rmqpatch-info").toString());
         assertEquals(0, patched.exit, patched.out);
         for (String p : new String[] {"P1 header-decode", "P2 properties-codec", "P3 transient-properties",
-            "P4 response-header-encode"}) {
+            "P4 response-header-encode", "S1 broker-config-guard closes CVE-2023-33246",
+            "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582"}) {
             assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
         }
         assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);
         Result stock = run(LocalCluster.dist("stock").resolve("bin/rmqpatch-info").toString());
         assertEquals(1, stock.exit, "a stock lib/ has no patches:\n" + stock.out);
+        assertTrue(stock.out.contains("MISSING S3 in rocketmq-namesrv-"), "and says the holes are open:\n" + stock.out);
     }
 
     private static Result run(String... cmd) throws Exception {
@@ -67,27 +69,32 @@ class DropInIT {
 
     private Scan roundTripAndScan(String variant) throws Exception {
         try (LocalCluster cluster = new LocalCluster(LocalCluster.dist(variant), "broker-tuned.conf").start()) {
-            List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false",
-                "-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
-                    + Path.of("target", "test-classes").toAbsolutePath(),
-                StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(MESSAGES)));
-            Path out = cluster.dir.resolve("client.out");
-            Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            boolean done = client.waitFor(3, TimeUnit.MINUTES);
-            if (!done) {
-                client.destroyForcibly().waitFor();
-            }
-            String text = Files.readString(out);
-            String summary = text.lines().filter(l -> l.startsWith("ROUNDTRIP") || l.startsWith("MISMATCH"))
-                .reduce("", (a, b) -> a + b + "\n");
-            assertTrue(done && client.exitValue() == 0, variant + ": stock client round trip failed:\n"
-                + (summary.isEmpty() ? text : summary));
+            roundTrip(cluster, variant, MESSAGES);
             cluster.stopBroker();
             return scan(cluster.commitLogDir());
         }
+    }
+
+    /** Sends and reads back {@code messages} with a stock 4.9.0 client in its own JVM; fails with its summary. */
+    static void roundTrip(LocalCluster cluster, String label, int messages) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false",
+            "-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
+                + Path.of("target", "test-classes").toAbsolutePath(),
+            StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(messages)));
+        Path out = cluster.dir.resolve("client.out");
+        Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        boolean done = client.waitFor(3, TimeUnit.MINUTES);
+        if (!done) {
+            client.destroyForcibly().waitFor();
+        }
+        String text = Files.readString(out);
+        String summary = text.lines().filter(l -> l.startsWith("ROUNDTRIP") || l.startsWith("MISMATCH"))
+            .reduce("", (a, b) -> a + b + "\n");
+        assertTrue(done && client.exitValue() == 0, label + ": stock client round trip failed:\n"
+            + (summary.isEmpty() ? text : summary));
     }
 
     /** Walks the CommitLog message by message (4-byte total size first) and counts WAIT occurrences. */

@@ -26,6 +26,7 @@ final class LocalCluster implements AutoCloseable {
     final int namesrvPort;
     final int brokerPort;
     private final List<String> brokerConf;
+    private String javaOpt = "";
     private Process namesrv;
     private Process broker;
     private final Thread cleanup = new Thread(this::destroyAll);
@@ -37,7 +38,7 @@ final class LocalCluster implements AutoCloseable {
         }
         this.dir = Files.createTempDirectory("rmqpatch-it-");
         this.namesrvPort = freePort();
-        this.brokerPort = freePort();
+        this.brokerPort = freeBrokerPort();
         this.brokerConf = new ArrayList<>(Files.readAllLines(dist.resolve("conf").resolve(confName)));
         brokerConf.add("listenPort=" + brokerPort);
         brokerConf.add("namesrvAddr=" + namesrvAddr());
@@ -49,6 +50,26 @@ final class LocalCluster implements AutoCloseable {
         brokerConf.add("messageDelayLevel=" + FAST_DELAY_LEVELS);
         brokerConf.addAll(List.of(extraConf));
         Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** Extra JVM flags for the name server and broker started after this call, e.g. {@code -Drmqpatch.disable=S1}. */
+    LocalCluster javaOpt(String flags) {
+        this.javaOpt = flags;
+        return this;
+    }
+
+    /** The broker's config file: what stock persists run-time config updates into. */
+    Path brokerConfFile() {
+        return dir.resolve("broker.conf");
+    }
+
+    Path namesrvConfFile() {
+        return dir.resolve("namesrv.properties");
+    }
+
+    /** The broker's own log (INFO, from conf/logback_broker.xml under user.home). */
+    Path brokerLog() {
+        return dir.resolve("logs/rocketmqlogs/broker.log");
     }
 
     String namesrvAddr() {
@@ -95,7 +116,7 @@ final class LocalCluster implements AutoCloseable {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
             .redirectOutput(dir.resolve(out).toFile());
-        pb.environment().put("JAVA_OPT", "-Xms384m -Xmx384m -XX:MaxDirectMemorySize=256m -Duser.home=" + dir);
+        pb.environment().put("JAVA_OPT", "-Xms384m -Xmx384m -XX:MaxDirectMemorySize=256m -Duser.home=" + dir + " " + javaOpt);
         pb.environment().remove("ROCKETMQ_HOME");
         return pb.start();
     }
@@ -155,6 +176,29 @@ final class LocalCluster implements AutoCloseable {
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        }
+    }
+
+    /**
+     * A port for a broker's listenPort whose neighbours are free too: the broker also binds listenPort-2 (the VIP
+     * channel) and listenPort+1 (HA), and a collision there fails start-up with "Address already in use".
+     */
+    static int freeBrokerPort() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int p = freePort();
+            if (p > 1026 && p < 65534 && bindable(p - 2) && bindable(p + 1)) {
+                return p;
+            }
+        }
+        throw new IOException("no free port with free neighbours (p-2, p+1) after 50 tries");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new java.net.InetSocketAddress(port));
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -38,28 +38,76 @@ import org.junit.jupiter.api.Test;
  */
 class PatchedClassesIT {
 
+    /** Every class the patcher rewrites, with the jar (name prefix) it lives in. */
+    private static final String[][] REWRITTEN = {
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/processor/SendMessageProcessor"},
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/processor/AdminBrokerProcessor"},
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/filtersrv/FilterServerManager"},
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/BrokerStartup"},
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/BrokerController"},
+        {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/processor/DefaultRequestProcessor"},
+        {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvStartup"},
+        {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvController"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/protocol/RemotingCommand"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageDecoder"},
+    };
+
     private static URLClassLoader stock;
     private static URLClassLoader patched;
+    /** The patched lib/ with every patch switched off (-Drmqpatch.disable=all ids while its switches load). */
+    private static URLClassLoader switchedOff;
 
     @BeforeAll
-    static void loaders() throws IOException {
+    static void loaders() throws Exception {
         stock = loader(LocalCluster.dist("stock").resolve("lib"));
         patched = loader(LocalCluster.dist("patched").resolve("lib"));
+        switchedOff = loader(LocalCluster.dist("patched").resolve("lib"));
+        String before = System.getProperty("rmqpatch.disable");
+        System.setProperty("rmqpatch.disable", "P1,P2,P3,P4,S1,S2,S3");
+        try {
+            Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
+            assertEquals(false, switches.getField("P2").getBoolean(null), "switches of the switched-off loader");
+        } finally {
+            if (before == null) {
+                System.clearProperty("rmqpatch.disable");
+            } else {
+                System.setProperty("rmqpatch.disable", before);
+            }
+        }
     }
 
     @AfterAll
     static void close() throws IOException {
         stock.close();
         patched.close();
+        switchedOff.close();
     }
 
     @Test
     void everyRewrittenClassVerifiesAndLinks() throws Exception {
-        for (String c : new String[] {"org.apache.rocketmq.broker.processor.SendMessageProcessor",
-            "org.apache.rocketmq.remoting.protocol.RemotingCommand", "org.apache.rocketmq.common.message.MessageDecoder"}) {
-            Class<?> cls = Class.forName(c, true, patched);
-            assertTrue(cls.getClassLoader() == patched, c + " comes from the patched lib/");
+        for (String[] c : REWRITTEN) {
+            String name = c[1].replace('/', '.');
+            for (URLClassLoader l : new URLClassLoader[] {patched, switchedOff}) {
+                Class<?> cls = Class.forName(name, true, l);
+                assertTrue(cls.getClassLoader() == l, name + " comes from the patched lib/");
+            }
         }
+    }
+
+    @Test
+    void switchedOffPatchesGiveExactlyStockResults() throws Exception {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("TAGS", "tag-1");
+        props.put("WAIT", "true");
+        String stockString = (String) call(stock, "org.apache.rocketmq.common.message.MessageDecoder",
+            "messageProperties2String", new Class<?>[] {Map.class}, props);
+        assertEquals(stockString, call(switchedOff, "org.apache.rocketmq.common.message.MessageDecoder",
+            "messageProperties2String", new Class<?>[] {Map.class}, props), "P2 off: stock encoding, trailing separator");
+        HashMap<String, String> ext = sendV2Fields();
+        ext.put("e", "three");
+        assertEquals(fields(decode(stock, "SendMessageRequestHeaderV2", ext)),
+            fields(decode(switchedOff, "SendMessageRequestHeaderV2", ext)), "P1 off: stock reflection, half a header");
+        assertEquals(encodeResponse(stock), encodeResponse(switchedOff), "P4 off");
     }
 
     @Test
@@ -80,7 +128,7 @@ class PatchedClassesIT {
             }
         }
         assertEquals(new java.util.TreeSet<>(List.of("rocketmq-broker-" + v + ".jar", "rocketmq-common-" + v + ".jar",
-            "rocketmq-remoting-" + v + ".jar")), changed);
+            "rocketmq-namesrv-" + v + ".jar", "rocketmq-remoting-" + v + ".jar")), changed);
     }
 
     private static java.util.Set<String> names(Path dir) throws IOException {
@@ -94,11 +142,9 @@ class PatchedClassesIT {
         Path stockLib = LocalCluster.dist("stock").resolve("lib");
         Path patchedLib = LocalCluster.dist("patched").resolve("lib");
         String v = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
-        String[][] classes = {{"rocketmq-broker-" + v + ".jar", "org/apache/rocketmq/broker/processor/SendMessageProcessor"},
-            {"rocketmq-remoting-" + v + ".jar", "org/apache/rocketmq/remoting/protocol/RemotingCommand"},
-            {"rocketmq-common-" + v + ".jar", "org/apache/rocketmq/common/message/MessageDecoder"}};
-        for (String[] c : classes) {
-            assertEquals(major(stockLib.resolve(c[0]), c[1]), major(patchedLib.resolve(c[0]), c[1]), c[1]);
+        for (String[] c : REWRITTEN) {
+            String jar = c[0] + v + ".jar";
+            assertEquals(major(stockLib.resolve(jar), c[1]), major(patchedLib.resolve(jar), c[1]), c[1]);
         }
         try (Stream<Path> jars = Files.list(patchedLib)) {
             Path codec = jars.filter(p -> p.getFileName().toString().startsWith("rmqpatch-codec")).findFirst().orElseThrow();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.PatchException;
 
 /**
@@ -49,7 +50,7 @@ public final class DistributionBuilder {
         File codecJar = single(codecLib);
         Map<String, List<String>> applied;
         try {
-            applied = JarPatcher.patch(stockLib, codecJar, Patches.all(), new File(patched, "lib"));
+            applied = JarPatcher.patch(stockLib, codecJar, Patches.all(), StartupReport.edits(), new File(patched, "lib"));
         } catch (PatchException e) {
             // A half-built patched folder next to a good stock one would be mistaken for a distribution.
             deleteTree(patched.toPath());

@@ -20,11 +20,13 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.transform.ClassPool;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
+import dev.rmqpatch.patches.transform.Switch;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -36,13 +38,18 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class JarPatcher {
 
-    public static final String MANIFEST_ATTRIBUTE = "RocketMQ-Patches";
+    public static final String MANIFEST_ATTRIBUTE = PatchSwitches.MANIFEST_ATTRIBUTE;
 
     private JarPatcher() {
     }
 
-    /** @return jar file name to the patches applied in it */
-    public static Map<String, List<String>> patch(File stockLib, File codecJar, List<Patch> patches, File outLib)
+    /**
+     * @param patches each applied behind its own switch ({@code -Drmqpatch.disable=ID} turns it off at start)
+     * @param always  edits applied without a switch (the start-up report), to classes of the jars patched anyway
+     * @return jar file name to the patches applied in it
+     */
+    public static Map<String, List<String>> patch(File stockLib, File codecJar, List<Patch> patches,
+                                                  List<MethodEdit> always, File outLib)
         throws IOException, PatchException {
         List<File> jars = jarsIn(stockLib);
         List<File> poolJars = new ArrayList<File>(jars);
@@ -53,27 +60,21 @@ public final class JarPatcher {
         try {
             for (Patch patch : patches) {
                 String label = patch.id() + " " + patch.name();
+                Switch sw = Switch.of(patch.id());
                 for (MethodEdit edit : patch.edits()) {
-                    for (MethodRef call : edit.calls()) {
-                        pool.requireMethod(call, true, label);
-                    }
-                    MethodRef target = edit.target();
-                    pool.requireMethod(target, false, label);
-                    ClassNode cls = patchedClasses.get(target.owner);
-                    if (cls == null) {
-                        cls = pool.classNode(target.owner);
-                        patchedClasses.put(target.owner, cls);
-                    }
-                    try {
-                        edit.apply(method(cls, target));
-                    } catch (PatchException e) {
-                        throw new PatchException(label + ": " + e.getMessage());
-                    }
-                    String jar = pool.jarOf(target.owner).getName();
+                    apply(pool, patchedClasses, edit, sw, label);
+                    String jar = pool.jarOf(edit.target().owner).getName();
                     if (!patchesByJar.containsKey(jar)) {
                         patchesByJar.put(jar, new LinkedHashSet<String>());
                     }
                     patchesByJar.get(jar).add(label);
+                }
+                pool.requireSwitch(sw, label);
+            }
+            for (MethodEdit edit : always) {
+                File jar = pool.jarOf(edit.target().owner);
+                if (jar != null && patchesByJar.containsKey(jar.getName())) {
+                    apply(pool, patchedClasses, edit, null, "start-up report");
                 }
             }
             Map<String, File> jarOfClass = new LinkedHashMap<String, File>();
@@ -104,6 +105,25 @@ public final class JarPatcher {
             return applied;
         } finally {
             pool.close();
+        }
+    }
+
+    private static void apply(ClassPool pool, Map<String, ClassNode> patchedClasses, MethodEdit edit, Switch sw,
+                              String label) throws IOException, PatchException {
+        for (MethodRef call : edit.calls()) {
+            pool.requireMethod(call, true, label);
+        }
+        MethodRef target = edit.target();
+        pool.requireMethod(target, false, label);
+        ClassNode cls = patchedClasses.get(target.owner);
+        if (cls == null) {
+            cls = pool.classNode(target.owner);
+            patchedClasses.put(target.owner, cls);
+        }
+        try {
+            edit.apply(cls, method(cls, target), sw);
+        } catch (PatchException e) {
+            throw new PatchException(label + ": " + e.getMessage());
         }
     }
 

@@ -22,18 +22,34 @@ final class PatchesDoc {
         sb.append("```bash\nbin/rmqpatch-info                       # this distribution's lib/\n")
             .append("bin/rmqpatch-info /opt/rocketmq/lib     # any RocketMQ lib/ folder\n")
             .append("java -jar tools/rmqpatch-info.jar --list-patches /opt/rocketmq/lib   # the same, JDK 8+, no script\n```\n\n")
-            .append("Exit status 0: patched jars and the codec jar present; 1: no patches (stock lib/); 3: patched jars\n")
-            .append("but no codec jar (the broker would fail with NoClassDefFoundError); 2: usage or I/O error.\n\n");
+            .append("Exit status 0: patched jars, the codec jar and every security patch present; 1: no patches (stock\n")
+            .append("lib/); 3: patched jars but no codec jar (the broker would fail with NoClassDefFoundError); 4: patched\n")
+            .append("jars but a security patch missing (for example a stock rocketmq-namesrv jar); 2: usage or I/O error.\n\n");
         sb.append("Each rewritten jar carries the manifest attribute `").append(JarPatcher.MANIFEST_ATTRIBUTE)
             .append("`. In this build:\n\n| jar | patches |\n|---|---|\n");
         for (Map.Entry<String, List<String>> e : applied.entrySet()) {
             sb.append("| `").append(e.getKey()).append("` | ").append(String.join(", ", e.getValue())).append(" |\n");
         }
         sb.append("| `").append(codecJar).append("` | (the codec the patches call) |\n\n");
-        sb.append("## Install into an existing ").append(rocketmqVersion).append(" broker\n\n");
-        sb.append("Stop the broker, keep a copy of its `lib/`, copy the jars listed above from this `lib/` over the\n")
-            .append("ones of the same name and add the codec jar, run `bin/rmqpatch-info <lib>`, start the broker.\n")
-            .append("To roll back, put the saved jars back and remove the codec jar.\n\n");
+        sb.append("## Install into an existing ").append(rocketmqVersion).append(" name server and broker\n\n");
+        sb.append("Stop the broker (and the name server, for S3), keep a copy of its `lib/`, copy the jars listed above\n")
+            .append("from this `lib/` over the ones of the same name and add the codec jar, run `bin/rmqpatch-info <lib>`\n")
+            .append("(exit 0), start them again. To roll back, put the saved jars back and remove the codec jar.\n\n");
+        sb.append("## Security fixes\n\n")
+            .append("| patch | closes | fixed upstream in |\n|---|---|---|\n")
+            .append("| S1 broker-config-guard, S2 no-filter-server-shell | CVE-2023-33246 (remote code execution through "
+                + "UPDATE_BROKER_CONFIG and the filter-server start) | 4.9.6, 5.1.1 |\n")
+            .append("| S3 namesrv-config-guard | CVE-2023-37582 (arbitrary file write through UPDATE_NAMESRV_CONFIG) "
+                + "| 4.9.7, 5.1.2 |\n\n")
+            .append("These close the two published holes; they do not make the ports safe to expose. RocketMQ 4.9.0 binds\n")
+            .append("its remoting ports on every interface and the name server has no authentication: keep the name\n")
+            .append("server, broker and HA ports reachable only from clients and peers, and turn on the broker ACL\n")
+            .append("(`aclEnable=true`, `conf/plain_acl.yml`) where clients can be given credentials.\n\n");
+        sb.append("## Switching patches off\n\n")
+            .append("Every patch can be turned off at start without a rebuild: `JAVA_OPT=\"-Drmqpatch.disable=P3,S2\"` (ids,\n")
+            .append("comma-separated). A switched-off patch runs the stock code. An unknown id stops start-up with a message\n")
+            .append("naming it; the broker and name-server logs say at start which patches the jars carry and which run.\n")
+            .append("Turning off a security patch reopens its hole and is logged as a WARN.\n\n");
         sb.append("Transient properties: `WAIT` is never stored by P3. Add keys of your own with\n")
             .append("`JAVA_OPT=\"-Drmqpatch.transientProperties=KEY1,KEY2\"` (read once at start).\n\n");
         for (Patch p : patches) {
@@ -45,8 +61,12 @@ final class PatchesDoc {
                 sb.append("- ").append(edit.describe()).append("\n");
             }
             sb.append("\n**Verify.** ").append(p.verification()).append("\n\n");
-            sb.append("**Tested by** ").append(p.tests()).append(" (run by `mvn -B verify`). ")
-                .append("**Measured by** JMH `").append(p.benchmark()).append("` (module jmh-benchmarks).\n\n");
+            sb.append("**Tested by** ").append(p.tests()).append(" (run by `mvn -B verify`). ");
+            if (p.closes().isEmpty()) {
+                sb.append("**Measured by** JMH `").append(p.benchmark()).append("` (module jmh-benchmarks).\n\n");
+            } else {
+                sb.append("**Closes** ").append(p.closes()).append(".\n\n");
+            }
         }
         return sb.toString();
     }

@@ -4,6 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -11,10 +13,21 @@ import dev.rmqpatch.patches.build.JarPatcher;
 
 /**
  * {@code --list-patches [lib/]}: prints which rmqpatch patches the jars of a RocketMQ lib/ folder carry, read
- * from their {@code RocketMQ-Patches} manifest attribute, and whether the codec jar they call is present.
+ * from their {@code RocketMQ-Patches} manifest attribute, whether the codec jar they call is present, and which
+ * known remote-code-execution holes the folder's broker and name-server jars close or leave open.
  * Runs on JDK 8, with nothing on the class path but this jar (the attribute name is a compile-time constant).
  */
 public final class ListPatches {
+
+    /**
+     * The security patches, the CVE each closes and the stock jar (by name prefix) it must be in. Kept here, not
+     * read from the patch classes, because those need ASM, which is not in this jar; a test checks both agree.
+     */
+    static final String[][] SECURITY = {
+        {"S1", "CVE-2023-33246", "rocketmq-broker-"},
+        {"S2", "CVE-2023-33246", "rocketmq-broker-"},
+        {"S3", "CVE-2023-37582", "rocketmq-namesrv-"},
+    };
 
     private ListPatches() {
     }
@@ -28,8 +41,10 @@ public final class ListPatches {
             (args.length == 0 ? err : out).println(
                 "Usage: java -jar rmqpatch-info.jar --list-patches [LIB_DIR]\n"
                     + "Lists the rmqpatch patches installed in a RocketMQ lib/ folder (default: ./lib).\n"
-                    + "Exit status: 0 patches found and the codec jar present, 1 no patches, 3 patched jars without the\n"
-                    + "codec jar (the broker would fail with NoClassDefFoundError), 2 usage or I/O error.");
+                    + "Exit status: 0 patches found, the codec jar present and every security patch in place, 1 no patches,\n"
+                    + "3 patched jars without the codec jar (the broker would fail with NoClassDefFoundError), 4 patched\n"
+                    + "jars but a security patch missing (e.g. an older rmqpatch build, or rocketmq-namesrv not replaced),\n"
+                    + "2 usage or I/O error.");
             return args.length == 0 ? 2 : 0;
         }
         if (!args[0].equals("--list-patches") || args.length > 2) {
@@ -45,6 +60,7 @@ public final class ListPatches {
         Arrays.sort(jars);
         int patched = 0;
         boolean codec = false;
+        Map<String, String> patchesByJar = new TreeMap<String, String>();
         for (File f : jars) {
             if (!f.getName().endsWith(".jar")) {
                 continue;
@@ -56,6 +72,7 @@ public final class ListPatches {
             }
             try {
                 String list = patchesOf(f);
+                patchesByJar.put(f.getName(), list == null ? "" : list);
                 if (list != null) {
                     patched++;
                     out.println(f.getName() + ": " + list);
@@ -65,6 +82,7 @@ public final class ListPatches {
                 return 2;
             }
         }
+        boolean securityComplete = reportSecurity(patchesByJar, out);
         if (patched == 0) {
             out.println("no rmqpatch patches in " + lib);
             return 1;
@@ -73,7 +91,37 @@ public final class ListPatches {
             err.println("rmqpatch-info: patched jars found but no rmqpatch-codec jar in " + lib);
             return 3;
         }
-        return 0;
+        return securityComplete ? 0 : 4;
+    }
+
+    /** One line per security patch that applies to a jar of the folder; false when any is missing. */
+    private static boolean reportSecurity(Map<String, String> patchesByJar, PrintStream out) {
+        boolean complete = true;
+        for (String[] s : SECURITY) {
+            for (Map.Entry<String, String> jar : patchesByJar.entrySet()) {
+                if (!jar.getKey().startsWith(s[2])) {
+                    continue;
+                }
+                String label = labelOf(jar.getValue(), s[0]);
+                if (label != null) {
+                    out.println("security: " + label + " closes " + s[1] + " (" + jar.getKey() + ")");
+                } else {
+                    complete = false;
+                    out.println("security: MISSING " + s[0] + " in " + jar.getKey() + ": " + s[1] + " is open");
+                }
+            }
+        }
+        return complete;
+    }
+
+    private static String labelOf(String patchList, String id) {
+        for (String label : patchList.split(",")) {
+            String l = label.trim();
+            if (l.equals(id) || l.startsWith(id + " ")) {
+                return l;
+            }
+        }
+        return null;
     }
 
     static String patchesOf(File jar) throws IOException {

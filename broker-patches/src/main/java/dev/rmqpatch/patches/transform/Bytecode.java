@@ -5,7 +5,11 @@ import java.util.List;
 
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
@@ -62,5 +66,24 @@ final class Bytecode {
             default:
                 return t.getInternalName();
         }
+    }
+
+    /**
+     * Where the untouched stock body begins after inserted code: the label jumps land on and the frame of the
+     * method's entry state. A NOP follows when the stock code itself starts with a frame, because two frames at
+     * one bytecode offset are invalid.
+     */
+    static InsnList stockEntry(LabelNode label, Object[] locals, MethodNode m) {
+        InsnList list = new InsnList();
+        list.add(label);
+        list.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]));
+        AbstractInsnNode first = m.instructions.getFirst();
+        while (first != null && first.getOpcode() < 0 && !(first instanceof FrameNode)) {
+            first = first.getNext();
+        }
+        if (first instanceof FrameNode) {
+            list.add(new InsnNode(Opcodes.NOP));
+        }
+        return list;
     }
 }

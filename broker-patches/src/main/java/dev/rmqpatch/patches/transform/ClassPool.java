@@ -14,6 +14,7 @@ import java.util.zip.ZipFile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -87,6 +88,21 @@ public final class ClassPool implements AutoCloseable {
             }
         }
         throw new PatchException(patch + ": method " + ref + " does not exist in " + jarOf(ref.owner).getName());
+    }
+
+    /** Fails unless the codec declares the patch's switch as a {@code public static final boolean}. */
+    public void requireSwitch(Switch sw, String patch) throws PatchException, IOException {
+        ClassNode owner = classNode(Switch.OWNER);
+        if (owner == null) {
+            throw new PatchException(patch + ": class " + Switch.OWNER.replace('/', '.') + " is not in the codec jar");
+        }
+        int psf = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL;
+        for (FieldNode f : owner.fields) {
+            if (f.name.equals(sw.field) && f.desc.equals("Z") && (f.access & psf) == psf) {
+                return;
+            }
+        }
+        throw new PatchException(patch + ": no switch " + sw + " (a public static final boolean named by the patch id)");
     }
 
     static byte[] readAll(InputStream in) throws IOException {

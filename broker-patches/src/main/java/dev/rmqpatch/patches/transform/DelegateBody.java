@@ -5,7 +5,9 @@ import java.util.List;
 
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -13,7 +15,7 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * Shape "body delegation": the whole body becomes a call to a static method taking the same arguments
  * ({@code this} first for instance methods) and returning the same type. For methods whose every input is
- * handled by the replacement, so no stock fallback is needed.
+ * handled by the replacement; the stock body stays behind the patch's switch and runs only when it is off.
  */
 public final class DelegateBody implements MethodEdit {
 
@@ -36,7 +38,7 @@ public final class DelegateBody implements MethodEdit {
     }
 
     @Override
-    public void apply(MethodNode m) throws PatchException {
+    public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
         Type[] args = Type.getArgumentTypes(m.desc);
         Type[] expected;
         if (Bytecode.isStatic(m)) {
@@ -50,15 +52,25 @@ public final class DelegateBody implements MethodEdit {
         if (!wanted.equals(delegate.desc)) {
             throw new PatchException("delegate " + delegate + " must have descriptor " + wanted + " to replace " + target);
         }
-        InsnList code = Bytecode.loadThisAndArgs(m);
+        LabelNode stock = new LabelNode();
+        InsnList code = new InsnList();
+        if (sw != null) {
+            code.add(sw.jumpIfOff(stock));
+        }
+        code.add(Bytecode.loadThisAndArgs(m));
         code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, delegate.owner, delegate.name, delegate.desc, false));
         code.add(new InsnNode(Type.getReturnType(m.desc).getOpcode(Opcodes.IRETURN)));
-        m.instructions.clear();
-        m.instructions.add(code);
-        m.tryCatchBlocks.clear();
-        m.localVariables = null;
-        m.visibleLocalVariableAnnotations = null;
-        m.invisibleLocalVariableAnnotations = null;
+        if (sw == null) {
+            m.instructions.clear();
+            m.instructions.add(code);
+            m.tryCatchBlocks.clear();
+            m.localVariables = null;
+            m.visibleLocalVariableAnnotations = null;
+            m.invisibleLocalVariableAnnotations = null;
+            return;
+        }
+        code.add(Bytecode.stockEntry(stock, Bytecode.entryLocals(target.owner, m), m));
+        m.instructions.insert(code);
     }
 
     @Override

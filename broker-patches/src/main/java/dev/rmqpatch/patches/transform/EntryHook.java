@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -18,7 +19,7 @@ import org.objectweb.asm.tree.TypeInsnNode;
  * Shape "entry hook with fallback": the method first calls a static hook with {@code this} and its arguments.
  * For a method that returns an object, a non-null hook result is returned and null falls through to the stock
  * body; for a void method, a hook returning {@code true} means "handled". The stock body stays intact, so
- * whatever the hook declines behaves exactly as before.
+ * whatever the hook declines, and everything while the patch is switched off, behaves exactly as before.
  */
 public final class EntryHook implements MethodEdit {
 
@@ -41,7 +42,7 @@ public final class EntryHook implements MethodEdit {
     }
 
     @Override
-    public void apply(MethodNode m) throws PatchException {
+    public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
         Type returnType = Type.getReturnType(m.desc);
         Type hookReturn = Type.getReturnType(hook.desc);
         boolean isVoid = returnType.getSort() == Type.VOID;
@@ -53,26 +54,30 @@ public final class EntryHook implements MethodEdit {
             throw new PatchException("entry hooks support void or object-returning methods, not " + target);
         }
         LabelNode stock = new LabelNode();
-        InsnList code = Bytecode.loadThisAndArgs(m);
+        InsnList code = new InsnList();
+        if (sw != null) {
+            code.add(sw.jumpIfOff(stock));
+        }
+        code.add(Bytecode.loadThisAndArgs(m));
         code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, hook.owner, hook.name, hook.desc, false));
         Object[] locals = Bytecode.entryLocals(target.owner, m);
         if (isVoid) {
             code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
             code.add(new InsnNode(Opcodes.RETURN));
-            code.add(stock);
-            code.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 0, new Object[0]));
         } else {
+            LabelNode declined = new LabelNode();
             code.add(new InsnNode(Opcodes.DUP));
-            code.add(new JumpInsnNode(Opcodes.IFNULL, stock));
+            code.add(new JumpInsnNode(Opcodes.IFNULL, declined));
             if (!hookReturn.equals(returnType)) {
                 code.add(new TypeInsnNode(Opcodes.CHECKCAST, returnType.getInternalName()));
             }
             code.add(new InsnNode(Opcodes.ARETURN));
-            code.add(stock);
+            code.add(declined);
             code.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 1,
                 new Object[] {hookReturn.getInternalName()}));
             code.add(new InsnNode(Opcodes.POP));
         }
+        code.add(Bytecode.stockEntry(stock, locals, m));
         m.instructions.insert(code);
     }
 

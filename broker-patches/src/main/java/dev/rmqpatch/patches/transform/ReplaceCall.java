@@ -6,12 +6,15 @@ import java.util.List;
 
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Shape "call-site substitution": inside one method, calls of a static method become calls of a static
- * replacement with the same descriptor. The number of call sites is part of the patch; any other count fails
+ * replacement with the same descriptor (through a bridge method that calls the stock method while the patch is
+ * switched off). The number of call sites is part of the patch; any other count fails
  * the build, because a silent zero means the patch does nothing and an extra site means the code has changed.
  */
 public final class ReplaceCall implements MethodEdit {
@@ -39,7 +42,7 @@ public final class ReplaceCall implements MethodEdit {
     }
 
     @Override
-    public void apply(MethodNode m) throws PatchException {
+    public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
         if (!call.desc.equals(replacement.desc)) {
             throw new PatchException("replacement " + replacement + " must have the descriptor of " + call);
         }
@@ -48,9 +51,18 @@ public final class ReplaceCall implements MethodEdit {
             throw new PatchException("expected " + expectedSites + " call(s) of " + call + " in " + inMethod
                 + ", found " + sites.size());
         }
+        MethodInsnNode newCall;
+        if (sw == null) {
+            newCall = new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false);
+        } else {
+            InsnList patched = Bridge.loadArgs(call.desc);
+            patched.add(new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
+            InsnList stock = Bridge.loadArgs(call.desc);
+            stock.add(new MethodInsnNode(Opcodes.INVOKESTATIC, call.owner, call.name, call.desc, false));
+            newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, call.desc, sw, patched, stock);
+        }
         for (MethodInsnNode site : sites) {
-            m.instructions.set(site,
-                new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
+            m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
         }
     }
 

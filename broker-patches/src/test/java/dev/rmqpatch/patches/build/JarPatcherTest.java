@@ -18,18 +18,21 @@ import java.util.jar.JarFile;
 
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.DelegateBody;
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
 import dev.rmqpatch.patches.transform.ReplaceCall;
+import dev.rmqpatch.patches.transform.Switch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -47,6 +50,10 @@ class JarPatcherTest {
     private static final MethodRef ENCODE_FOR_STORE =
         new MethodRef(PROPERTIES, "encodeForStore", "(Ljava/util/Map;)Ljava/lang/String;");
 
+    private static final String STARTUP = "dev/rmqpatch/codec/switches/StartupHooks";
+    private static final MethodRef CALL_SHELL = new MethodRef("org/apache/rocketmq/broker/filtersrv/FilterServerUtil",
+        "callShell", "(Ljava/lang/String;Lorg/apache/rocketmq/logging/InternalLogger;)V");
+
     @TempDir
     Path tmp;
 
@@ -56,11 +63,13 @@ class JarPatcherTest {
         Path stock = TestJars.stockLib(tmp.resolve("stock"));
         File codec = TestJars.codecJar(tmp);
         Path out = tmp.resolve("patched");
-        Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), out.toFile());
+        Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
-        assertEquals(List.of("P3 transient-properties"), applied.get("rocketmq-broker-4.9.0.jar"));
+        assertEquals(List.of("P3 transient-properties", "S1 broker-config-guard", "S2 no-filter-server-shell"),
+            applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
         assertEquals(List.of("P1 header-decode", "P4 response-header-encode"), applied.get("rocketmq-remoting-4.9.0.jar"));
+        assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
         assertEquals("P1 header-decode, P4 response-header-encode",
             manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
         assertNull(manifestAttribute(out.resolve("rocketmq-store-4.9.0.jar")), "store jar is not patched");
@@ -76,13 +85,54 @@ class JarPatcherTest {
             assertTrue(majorVersion(after) <= 52, c[1] + " still runs on Java 8");
         }
 
-        MethodNode send = method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"), SEND_PROCESSOR), "asyncSendMessage");
-        assertEquals(1, calls(send, ENCODE_FOR_STORE), "P3: the stored string comes from encodeForStore");
-        assertEquals(0, calls(send, PROPS_TO_STRING), "P3: no stock encode left in asyncSendMessage");
+        byte[] sendClass = classBytes(out.resolve("rocketmq-broker-4.9.0.jar"), SEND_PROCESSOR);
+        MethodNode send = method(sendClass, "asyncSendMessage");
+        MethodRef encodeBridge = new MethodRef(SEND_PROCESSOR, "rmqpatch$P3$messageProperties2String", PROPS_TO_STRING.desc);
+        MethodRef parseBridge = new MethodRef(SEND_PROCESSOR, "rmqpatch$P3$requestProperties",
+            "(Lorg/apache/rocketmq/common/protocol/header/SendMessageRequestHeader;Lorg/apache/rocketmq/store/MessageExtBrokerInner;)Ljava/util/Map;");
+        assertEquals(1, calls(send, encodeBridge), "P3: the stored string comes from the switchable encodeForStore");
+        assertEquals(0, calls(send, PROPS_TO_STRING), "P3: no direct stock encode left in asyncSendMessage");
         assertEquals(1, calls(send, STRING_TO_PROPS), "P3: one properties parse per send instead of two");
+        assertEquals(1, calls(send, parseBridge), "P3: the second parse reads the message's map while P3 is on");
+        MethodNode bridge = method(sendClass, encodeBridge.name);
+        assertEquals(1, calls(bridge, ENCODE_FOR_STORE), "patched path of the bridge");
+        assertEquals(1, calls(bridge, PROPS_TO_STRING), "stock path of the bridge, when P3 is off");
+        assertTrue((bridge.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC))
+            == (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC), "bridges are private static synthetic");
+        assertEquals(List.of("P3"), switchesRead(bridge));
+
         MethodNode decode = method(classBytes(out.resolve("rocketmq-common-4.9.0.jar"), MESSAGE_DECODER),
             "string2messageProperties");
         assertEquals(1, calls(decode, new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
+        assertEquals(List.of("P2"), switchesRead(decode), "P2 reads its switch first and keeps the stock body");
+        assertTrue(decode.instructions.size() > 20, "stock body kept behind the switch");
+        assertEquals(List.of("P1"), switchesRead(method(classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
+            REMOTING_COMMAND), "decodeCommandCustomHeader")));
+
+        MethodNode createFilterServer = method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"),
+            "org/apache/rocketmq/broker/filtersrv/FilterServerManager"), "createFilterServer");
+        assertEquals(0, calls(createFilterServer, CALL_SHELL), "S2: no direct shell call left");
+        assertEquals(List.of("S1"), switchesRead(method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"),
+            "org/apache/rocketmq/broker/processor/AdminBrokerProcessor"), "updateBrokerConfig")));
+        assertEquals(List.of("S3"), switchesRead(method(classBytes(out.resolve("rocketmq-namesrv-4.9.0.jar"),
+            "org/apache/rocketmq/namesrv/processor/DefaultRequestProcessor"), "updateConfig")));
+        assertEquals(1, calls(method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"), "org/apache/rocketmq/broker/BrokerStartup"),
+            "createBrokerController"), new MethodRef(STARTUP, "brokerStarting", "([Ljava/lang/String;)Ljava/lang/Object;")),
+            "start-up checks -Drmqpatch.disable");
+        assertEquals(1, calls(method(classBytes(out.resolve("rocketmq-namesrv-4.9.0.jar"),
+            "org/apache/rocketmq/namesrv/NamesrvController"), "start"), new MethodRef(STARTUP, "namesrvStarted",
+            "(Ljava/lang/Object;)Z")), "start-up report in the name server");
+    }
+
+    /** The patch switches a method reads, in code order. */
+    private static List<String> switchesRead(MethodNode m) {
+        List<String> ids = new java.util.ArrayList<>();
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn.getOpcode() == Opcodes.GETSTATIC && ((FieldInsnNode) insn).owner.equals(Switch.OWNER)) {
+                ids.add(((FieldInsnNode) insn).name);
+            }
+        }
+        return ids;
     }
 
     @Test
@@ -145,7 +195,7 @@ class JarPatcherTest {
         File codec = TestJars.codecJar(tmp);
         Path out = tmp.resolve("out");
         PatchException e = assertThrows(PatchException.class,
-            () -> JarPatcher.patch(stock.toFile(), codec, List.of(new TestPatch(edit)), out.toFile()));
+            () -> JarPatcher.patch(stock.toFile(), codec, List.of(new TestPatch(edit)), List.of(), out.toFile()));
         assertTrue(!Files.exists(out), "nothing is written when a patch does not apply");
         return e;
     }

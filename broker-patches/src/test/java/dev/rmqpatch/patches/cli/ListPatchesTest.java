@@ -10,10 +10,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.build.JarPatcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +40,41 @@ class ListPatchesTest {
         assertTrue(out().contains("rocketmq-remoting-4.9.0.jar: P1 header-decode, P4 response-header-encode"), out());
         assertTrue(out().contains("rmqpatch-codec-0.1.0.jar"), out());
         assertTrue(!out().contains("rocketmq-store"), "unpatched jars are not listed: " + out());
+    }
+
+    @Test
+    void saysWhichSecurityPatchesAreInPlace() throws Exception {
+        jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties, S1 broker-config-guard, S2 no-filter-server-shell");
+        jar("rocketmq-namesrv-4.9.0.jar", "S3 namesrv-config-guard");
+        jar("rmqpatch-codec-0.1.0.jar", null);
+        assertEquals(0, run("--list-patches", lib.toString()), out() + err());
+        assertTrue(out().contains("security: S1 broker-config-guard closes CVE-2023-33246 (rocketmq-broker-4.9.0.jar)"), out());
+        assertTrue(out().contains("security: S3 namesrv-config-guard closes CVE-2023-37582 (rocketmq-namesrv-4.9.0.jar)"), out());
+    }
+
+    @Test
+    void aStockNameServerJarBesidePatchedOnesIsReported() throws Exception {
+        jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties, S1 broker-config-guard, S2 no-filter-server-shell");
+        jar("rocketmq-namesrv-4.9.0.jar", null);
+        jar("rmqpatch-codec-0.1.0.jar", null);
+        assertEquals(4, run("--list-patches", lib.toString()));
+        assertTrue(out().contains("security: MISSING S3 in rocketmq-namesrv-4.9.0.jar: CVE-2023-37582 is open"), out());
+    }
+
+    @Test
+    void anOlderBuildWithoutSecurityPatchesIsReported() throws Exception {
+        jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties");
+        jar("rmqpatch-codec-0.1.0.jar", null);
+        assertEquals(4, run("--list-patches", lib.toString()));
+        assertTrue(out().contains("MISSING S1") && out().contains("MISSING S2"), out());
+    }
+
+    @Test
+    void securityTableMatchesThePatchClasses() {
+        List<String> fromPatches = Patches.all().stream().filter(p -> !p.closes().isEmpty())
+            .map(p -> p.id() + " " + p.closes()).collect(Collectors.toList());
+        List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1]).collect(Collectors.toList());
+        assertEquals(fromPatches, fromTable);
     }
 
     @Test

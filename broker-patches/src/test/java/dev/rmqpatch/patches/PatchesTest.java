@@ -1,0 +1,30 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import dev.rmqpatch.codec.switches.PatchSwitches;
+import org.junit.jupiter.api.Test;
+
+/** The patch list and the codec's switches must name the same patches, or a patch would ship without a switch. */
+class PatchesTest {
+
+    @Test
+    void everyPatchHasItsSwitchAndEverySwitchAPatch() {
+        assertEquals(PatchSwitches.IDS, Patches.all().stream().map(Patch::id).collect(Collectors.toList()));
+    }
+
+    @Test
+    void securityPatchesNameTheHolesTheyClose() {
+        for (Patch p : Patches.all()) {
+            boolean security = p.id().startsWith("S");
+            assertEquals(security, p.closes().matches("CVE-\\d{4}-\\d+(, CVE-\\d{4}-\\d+)*"), p.id() + ": " + p.closes());
+            assertTrue(!p.name().contains(",") && !p.name().contains(" "), "manifest labels are comma-separated: " + p.name());
+        }
+        assertEquals(List.of("S1", "S2", "S3"), Patches.all().stream().filter(p -> !p.closes().isEmpty())
+            .map(Patch::id).collect(Collectors.toList()));
+    }
+}

@@ -1,0 +1,78 @@
+package dev.rmqpatch.codec.switches;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which patches run in this JVM. Every patched method first reads its patch's flag here and takes the stock
+ * code path when the flag is false, so {@code -Drmqpatch.disable=P3,S2} at start turns patches off without a
+ * rebuild. The flags are static finals, read once, so the JIT folds each check to a constant.
+ */
+public final class PatchSwitches {
+
+    /** The start-up switch: comma-separated patch ids to turn off. */
+    public static final String SYSTEM_PROPERTY = "rmqpatch.disable";
+
+    /** Manifest attribute of a rewritten jar that lists its patches ("P1 header-decode, P4 ..."). */
+    public static final String MANIFEST_ATTRIBUTE = "RocketMQ-Patches";
+
+    /**
+     * Every id a patched jar can carry, in build order: one flag below per id. broker-patches' list of patches is
+     * checked against this one by a test, so a new patch cannot ship without its switch.
+     */
+    public static final List<String> IDS =
+        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "S1", "S2", "S3"));
+
+    // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
+    // the start-up hook reports the same error first, with its message, before anything else starts.
+    private static final Set<String> DISABLED = parse(System.getProperty(SYSTEM_PROPERTY));
+
+    public static final boolean P1 = !DISABLED.contains("P1");
+    public static final boolean P2 = !DISABLED.contains("P2");
+    public static final boolean P3 = !DISABLED.contains("P3");
+    public static final boolean P4 = !DISABLED.contains("P4");
+    public static final boolean S1 = !DISABLED.contains("S1");
+    public static final boolean S2 = !DISABLED.contains("S2");
+    public static final boolean S3 = !DISABLED.contains("S3");
+
+    private PatchSwitches() {
+    }
+
+    /** The ids turned off in this JVM, in the order given. */
+    public static Set<String> disabled() {
+        return DISABLED;
+    }
+
+    /**
+     * Parses a {@value #SYSTEM_PROPERTY} value: ids separated by commas, blanks ignored, case as listed in
+     * {@link #IDS}. Null or blank means none.
+     *
+     * @throws IllegalArgumentException naming every unknown id and the known ones
+     */
+    public static Set<String> parse(String value) {
+        Set<String> ids = new LinkedHashSet<String>();
+        if (value == null) {
+            return Collections.unmodifiableSet(ids);
+        }
+        Set<String> unknown = new LinkedHashSet<String>();
+        for (String part : value.split(",")) {
+            String id = part.trim();
+            if (id.isEmpty()) {
+                continue;
+            }
+            if (IDS.contains(id)) {
+                ids.add(id);
+            } else {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("-D" + SYSTEM_PROPERTY + "=" + value + " names unknown patch id(s) "
+                + unknown + "; the known ids are " + IDS);
+        }
+        return Collections.unmodifiableSet(ids);
+    }
+}
