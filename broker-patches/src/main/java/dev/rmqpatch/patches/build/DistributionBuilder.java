@@ -40,6 +40,7 @@ public final class DistributionBuilder {
         File stock = new File(out, "rocketmq-" + version + "-stock");
         assemble(stock, distSrc, toolsJar, version, "stock");
         copyTree(stockLib.toPath(), new File(stock, "lib").toPath());
+        writeSums(stock, out);
         System.out.println("[rmqpatch] stock distribution: " + stock);
         if (skipPatches) {
             System.out.println("[rmqpatch] patches skipped (-Dpatches.skip=true): no patched distribution");
@@ -62,6 +63,8 @@ public final class DistributionBuilder {
         }
         Files.write(new File(patched, "PATCHES.md").toPath(),
             PatchesDoc.render(version, Patches.all(), applied, codecJar.getName()).getBytes(StandardCharsets.UTF_8));
+        copyRecords(new File(patched, "lib"), applied.keySet(), new File(patched, "record"));
+        writeSums(patched, out);
         System.out.println("[rmqpatch] patched distribution: " + patched);
     }
 
@@ -84,6 +87,46 @@ public final class DistributionBuilder {
         Files.copy(toolsJar.toPath(), new File(tools, "rmqpatch-info.jar").toPath(), StandardCopyOption.REPLACE_EXISTING);
         Files.write(new File(dist, "VERSION").toPath(),
             ("RocketMQ " + version + " " + variant + " distribution built by rmqpatch\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Each rewritten jar's record, also as a plain file, so it can be read and published without unzipping. */
+    private static void copyRecords(File lib, Iterable<String> rewritten, File recordDir) throws IOException {
+        if (!recordDir.isDirectory() && !recordDir.mkdirs()) {
+            throw new IOException("cannot create " + recordDir);
+        }
+        for (String jarName : rewritten) {
+            java.util.jar.JarFile jar = new java.util.jar.JarFile(new File(lib, jarName));
+            try {
+                java.io.InputStream in = jar.getInputStream(jar.getEntry(PatchRecord.ENTRY));
+                try {
+                    Files.copy(in, new File(recordDir, jarName + ".RECORD").toPath(), StandardCopyOption.REPLACE_EXISTING);
+                } finally {
+                    in.close();
+                }
+            } finally {
+                jar.close();
+            }
+        }
+    }
+
+    /**
+     * {@code SHA256SUMS} in the distribution (for {@code sha256sum -c}, run from its folder) and the same file beside
+     * it in the build output, named after it: the anchors an operator compares a received jar set against.
+     */
+    private static void writeSums(File dist, File out) throws IOException {
+        java.util.List<String> lines = new java.util.ArrayList<String>();
+        for (String dir : new String[] {"lib", "tools"}) {
+            for (File jar : JarPatcher.jarsIn(new File(dist, dir))) {
+                lines.add(PatchRecord.sha256(jar) + "  " + dir + "/" + jar.getName());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String l : lines) {
+            sb.append(l).append('\n');
+        }
+        byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+        Files.write(new File(dist, "SHA256SUMS").toPath(), bytes);
+        Files.write(new File(out, dist.getName() + ".SHA256SUMS").toPath(), bytes);
     }
 
     private static File single(File dir) throws IOException {

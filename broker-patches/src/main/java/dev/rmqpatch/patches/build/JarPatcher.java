@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -40,6 +41,9 @@ public final class JarPatcher {
 
     public static final String MANIFEST_ATTRIBUTE = PatchSwitches.MANIFEST_ATTRIBUTE;
 
+    /** Entry time when a stock jar has no manifest to take it from: fixed, so builds stay reproducible. */
+    private static final long FALLBACK_TIME = 1262304000000L;
+
     private JarPatcher() {
     }
 
@@ -56,6 +60,8 @@ public final class JarPatcher {
         poolJars.add(codecJar);
         Map<String, ClassNode> patchedClasses = new LinkedHashMap<String, ClassNode>();
         Map<String, Set<String>> patchesByJar = new LinkedHashMap<String, Set<String>>();
+        Map<String, Set<String>> labelsByClass = new LinkedHashMap<String, Set<String>>();
+        Map<String, Set<String>> methodsByClass = new LinkedHashMap<String, Set<String>>();
         ClassPool pool = new ClassPool(poolJars);
         try {
             for (Patch patch : patches) {
@@ -63,6 +69,8 @@ public final class JarPatcher {
                 Switch sw = Switch.of(patch.id());
                 for (MethodEdit edit : patch.edits()) {
                     apply(pool, patchedClasses, edit, sw, label);
+                    note(labelsByClass, edit.target().owner, patch.id());
+                    note(methodsByClass, edit.target().owner, edit.target().name + edit.target().desc);
                     String jar = pool.jarOf(edit.target().owner).getName();
                     if (!patchesByJar.containsKey(jar)) {
                         patchesByJar.put(jar, new LinkedHashSet<String>());
@@ -75,6 +83,8 @@ public final class JarPatcher {
                 File jar = pool.jarOf(edit.target().owner);
                 if (jar != null && patchesByJar.containsKey(jar.getName())) {
                     apply(pool, patchedClasses, edit, null, "start-up report");
+                    note(labelsByClass, edit.target().owner, "start-up-report");
+                    note(methodsByClass, edit.target().owner, edit.target().name + edit.target().desc);
                 }
             }
             Map<String, File> jarOfClass = new LinkedHashMap<String, File>();
@@ -84,6 +94,11 @@ public final class JarPatcher {
             if (!outLib.isDirectory() && !outLib.mkdirs()) {
                 throw new IOException("cannot create " + outLib);
             }
+            Map<String, String> libHashes = new LinkedHashMap<String, String>();
+            for (File jar : jars) {
+                libHashes.put(jar.getName(), PatchRecord.sha256(jar));
+            }
+            String codecHash = PatchRecord.sha256(codecJar);
             Map<String, List<String>> applied = new LinkedHashMap<String, List<String>>();
             for (File jar : jars) {
                 File out = new File(outLib, jar.getName());
@@ -92,13 +107,25 @@ public final class JarPatcher {
                     Files.copy(jar.toPath(), out.toPath(), StandardCopyOption.REPLACE_EXISTING);
                     continue;
                 }
+                PatchRecord record = new PatchRecord();
+                record.stockJar = jar.getName();
+                record.stockJarSha256 = libHashes.get(jar.getName());
+                record.codecJar = codecJar.getName();
+                record.codecJarSha256 = codecHash;
+                record.libJars.putAll(libHashes);
+                record.rewrittenJars.addAll(patchesByJar.keySet());
                 Map<String, byte[]> replaced = new LinkedHashMap<String, byte[]>();
+                Map<String, String[]> about = new LinkedHashMap<String, String[]>();
                 for (Map.Entry<String, File> e : jarOfClass.entrySet()) {
                     if (e.getValue().getName().equals(jar.getName())) {
-                        replaced.put(e.getKey() + ".class", write(patchedClasses.get(e.getKey())));
+                        String owner = e.getKey();
+                        ClassNode cls = patchedClasses.get(owner);
+                        replaced.put(owner + ".class", write(cls));
+                        about.put(owner + ".class", new String[] {join(labelsByClass.get(owner)),
+                            methodsChanged(methodsByClass.get(owner), pool.classNode(owner), cls)});
                     }
                 }
-                rewriteJar(jar, out, replaced, join(inJar));
+                rewriteJar(jar, out, replaced, join(inJar), about, record);
                 applied.put(jar.getName(), new ArrayList<String>(inJar));
             }
             Files.copy(codecJar.toPath(), new File(outLib, codecJar.getName()).toPath(), StandardCopyOption.REPLACE_EXISTING);
@@ -158,7 +185,13 @@ public final class JarPatcher {
         return writer.toByteArray();
     }
 
-    private static void rewriteJar(File in, File out, Map<String, byte[]> replaced, String patchList) throws IOException {
+    /**
+     * Writes {@code out} as a copy of {@code in} with the replaced classes, the patch list in the manifest and the
+     * record as the last entry. Reproducible: entries keep stock's order and timestamps (the manifest and record
+     * take the stock manifest's), so the same inputs give the same bytes on every build.
+     */
+    private static void rewriteJar(File in, File out, Map<String, byte[]> replaced, String patchList,
+                                   Map<String, String[]> about, PatchRecord record) throws IOException {
         JarFile jar = new JarFile(in);
         try {
             Manifest manifest = jar.getManifest() == null ? new Manifest() : new Manifest(jar.getManifest());
@@ -167,29 +200,39 @@ public final class JarPatcher {
                 main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
             }
             main.putValue(MANIFEST_ATTRIBUTE, patchList);
+            JarEntry stockManifest = jar.getJarEntry(JarFile.MANIFEST_NAME);
+            long fixedTime = stockManifest != null ? stockManifest.getTime() : FALLBACK_TIME;
             OutputStream fos = new FileOutputStream(out);
-            JarOutputStream jos = new JarOutputStream(fos, manifest);
+            JarOutputStream jos = new JarOutputStream(fos);
             try {
+                JarEntry metaInf = jar.getJarEntry("META-INF/");
+                if (metaInf != null) {
+                    put(jos, record, "META-INF/", metaInf.getTime(), new byte[0]);
+                }
+                java.io.ByteArrayOutputStream mf = new java.io.ByteArrayOutputStream();
+                manifest.write(mf);
+                put(jos, record, JarFile.MANIFEST_NAME, fixedTime, mf.toByteArray());
                 for (Enumeration<JarEntry> en = jar.entries(); en.hasMoreElements(); ) {
                     JarEntry entry = en.nextElement();
                     String name = entry.getName();
-                    if (name.equalsIgnoreCase(JarFile.MANIFEST_NAME) || name.equalsIgnoreCase("META-INF/")) {
+                    if (name.equalsIgnoreCase(JarFile.MANIFEST_NAME) || name.equalsIgnoreCase("META-INF/")
+                        || name.equals(PatchRecord.ENTRY)) {
                         continue;
                     }
-                    jos.putNextEntry(new JarEntry(name));
                     byte[] replacement = replaced.remove(name);
+                    byte[] bytes = replacement != null ? replacement : readEntry(jar, entry);
+                    put(jos, record, name, entry.getTime(), bytes);
                     if (replacement != null) {
-                        jos.write(replacement);
-                    } else if (!entry.isDirectory()) {
-                        InputStream is = jar.getInputStream(entry);
-                        try {
-                            copy(is, jos);
-                        } finally {
-                            is.close();
-                        }
+                        String[] a = about.get(name);
+                        record.patched.put(name, new PatchRecord.PatchedClass(PatchRecord.sha256(readEntry(jar, entry)),
+                            PatchRecord.sha256(replacement), a[0], a[1]));
                     }
-                    jos.closeEntry();
                 }
+                JarEntry rec = new JarEntry(PatchRecord.ENTRY);
+                rec.setTime(fixedTime);
+                jos.putNextEntry(rec);
+                jos.write(record.render().getBytes(StandardCharsets.UTF_8));
+                jos.closeEntry();
             } finally {
                 jos.close();
             }
@@ -199,6 +242,55 @@ public final class JarPatcher {
         } finally {
             jar.close();
         }
+    }
+
+    private static void put(JarOutputStream jos, PatchRecord record, String name, long time, byte[] bytes)
+        throws IOException {
+        JarEntry e = new JarEntry(name);
+        e.setTime(time);
+        jos.putNextEntry(e);
+        jos.write(bytes);
+        jos.closeEntry();
+        record.entries.put(name, PatchRecord.sha256(bytes));
+    }
+
+    private static byte[] readEntry(JarFile jar, JarEntry entry) throws IOException {
+        if (entry.isDirectory()) {
+            return new byte[0];
+        }
+        InputStream is = jar.getInputStream(entry);
+        try {
+            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+            copy(is, buf);
+            return buf.toByteArray();
+        } finally {
+            is.close();
+        }
+    }
+
+    /** The edited methods, then "+name(desc)" for every method the edits added (bridges), ';'-separated. */
+    private static String methodsChanged(Set<String> edited, ClassNode stock, ClassNode patched) {
+        Set<String> before = new LinkedHashSet<String>();
+        for (MethodNode m : stock.methods) {
+            before.add(m.name + m.desc);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String m : edited) {
+            sb.append(sb.length() == 0 ? "" : ";").append(m);
+        }
+        for (MethodNode m : patched.methods) {
+            if (!before.contains(m.name + m.desc)) {
+                sb.append(sb.length() == 0 ? "+" : ";+").append(m.name).append(m.desc);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void note(Map<String, Set<String>> map, String key, String value) {
+        if (!map.containsKey(key)) {
+            map.put(key, new LinkedHashSet<String>());
+        }
+        map.get(key).add(value);
     }
 
     private static void copy(InputStream in, OutputStream out) throws IOException {

@@ -25,6 +25,10 @@ final class PatchesDoc {
             .append("Exit status 0: patched jars, the codec jar and every security patch present; 1: no patches (stock\n")
             .append("lib/); 3: patched jars but no codec jar (the broker would fail with NoClassDefFoundError); 4: patched\n")
             .append("jars but a security patch missing (for example a stock rocketmq-namesrv jar); 2: usage or I/O error.\n\n");
+        sb.append("`bin/rmqpatch-info --verify [LIB_DIR]` checks every class of the rewritten jars against the record\n")
+            .append("each of them carries (`META-INF/rmqpatch/RECORD`, copied to `record/`): exit 0 verified, 1 no record,\n")
+            .append("5 differences (each named), 2 usage or I/O error. `SHA256SUMS` lists every jar of `lib/` and `tools/`;\n")
+            .append("builds are reproducible, so a rebuild of the same commit gives the same sums.\n\n");
         sb.append("Each rewritten jar carries the manifest attribute `").append(JarPatcher.MANIFEST_ATTRIBUTE)
             .append("`. In this build:\n\n| jar | patches |\n|---|---|\n");
         for (Map.Entry<String, List<String>> e : applied.entrySet()) {

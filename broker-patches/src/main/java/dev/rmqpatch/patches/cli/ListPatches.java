@@ -36,16 +36,30 @@ public final class ListPatches {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
             (args.length == 0 ? err : out).println(
                 "Usage: java -jar rmqpatch-info.jar --list-patches [LIB_DIR]\n"
-                    + "Lists the rmqpatch patches installed in a RocketMQ lib/ folder (default: ./lib).\n"
+                    + "       java -jar rmqpatch-info.jar --verify LIB_DIR\n"
+                    + "--list-patches lists the rmqpatch patches installed in a RocketMQ lib/ folder (default: ./lib).\n"
                     + "Exit status: 0 patches found, the codec jar present and every security patch in place, 1 no patches,\n"
                     + "3 patched jars without the codec jar (the broker would fail with NoClassDefFoundError), 4 patched\n"
                     + "jars but a security patch missing (e.g. an older rmqpatch build, or rocketmq-namesrv not replaced),\n"
-                    + "2 usage or I/O error.");
+                    + "2 usage or I/O error.\n"
+                    + "--verify checks LIB_DIR against the record inside its rewritten jars: every rewritten jar present,\n"
+                    + "every class in them as this build wrote it (patched) or as in stock (the rest), the codec jar as\n"
+                    + "built, no RocketMQ jar of another version; prints each difference. Exit status: 0 verified,\n"
+                    + "1 no record (stock lib/ or a build before records), 5 differences found, 2 usage or I/O error.\n"
+                    + "A record inside a jar proves nothing against whoever can rewrite the jar: check the jars against\n"
+                    + "the published SHA256SUMS (sha256sum -c) or a rebuild of the same commit first.");
             return args.length == 0 ? 2 : 0;
+        }
+        if (args[0].equals("--verify")) {
+            if (args.length != 2) {
+                err.println("rmqpatch-info: --verify takes exactly one LIB_DIR (see --help)");
+                return 2;
+            }
+            return VerifyInstall.run(new File(args[1]), out, err);
         }
         if (!args[0].equals("--list-patches") || args.length > 2) {
             err.println("rmqpatch-info: unknown arguments " + Arrays.toString(args) + " (see --help)");

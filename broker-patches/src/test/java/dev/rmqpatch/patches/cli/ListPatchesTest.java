@@ -98,6 +98,10 @@ class ListPatchesTest {
         assertEquals(2, run("--list-pathces"));
         assertTrue(err().contains("unknown arguments"), err());
         assertEquals(2, run());
+        assertEquals(2, run("--verify"));
+        assertTrue(err().contains("--verify takes exactly one LIB_DIR"), err());
+        assertEquals(2, run("--verify", lib.resolve("missing").toString()));
+        assertEquals(1, run("--verify", lib.toString()), "an empty folder has no record");
         assertEquals(2, run("--list-patches", lib.resolve("missing").toString()));
         assertTrue(err().contains("not a folder"), err());
     }
