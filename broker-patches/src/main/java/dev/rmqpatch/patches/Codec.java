@@ -33,6 +33,18 @@ final class Codec {
     static final MethodRef BROKER_STARTED = new MethodRef(STARTUP, "brokerStarted", "(Ljava/lang/Object;)Z");
     static final MethodRef NAMESRV_STARTED = new MethodRef(STARTUP, "namesrvStarted", "(Ljava/lang/Object;)Z");
 
+    static final String REMOTING = "dev/rmqpatch/codec/remoting/";
+    static final MethodRef PIPELINE_ADD_LAST_NAMED = new MethodRef(REMOTING + "ServerPipeline", "addLast",
+        "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_LAST_NAMED.desc.substring(1));
+    static final MethodRef PIPELINE_ADD_LAST_ALL = new MethodRef(REMOTING + "ServerPipeline", "addLast",
+        "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_LAST_ALL.desc.substring(1));
+    static final MethodRef PIPELINE_ADD_AFTER = new MethodRef(REMOTING + "ServerPipeline", "addAfter",
+        "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_AFTER.desc.substring(1));
+    static final MethodRef REMOTE_ADDR = new MethodRef(REMOTING + "RemoteAddresses", "parseChannelRemoteAddr",
+        Stock.PARSE_CHANNEL_REMOTE_ADDR.desc);
+    static final MethodRef INLINE_RESPONSE = new MethodRef(REMOTING + "InlineResponse", "thenAcceptAsync",
+        "(Ljava/util/concurrent/CompletableFuture;" + Stock.THEN_ACCEPT_ASYNC.desc.substring(1));
+
     private Codec() {
     }
 }

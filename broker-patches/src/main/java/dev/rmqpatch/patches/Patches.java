@@ -15,6 +15,9 @@ public final class Patches {
         new PropertiesCodecPatch(),
         new TransientPropertiesPatch(),
         new ResponseHeaderEncodePatch(),
+        new CodecOnIoThreadPatch(),
+        new RemoteAddressCachePatch(),
+        new InlineResponsePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch()));

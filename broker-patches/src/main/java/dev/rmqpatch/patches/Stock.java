@@ -46,6 +46,28 @@ final class Stock {
         "createNamesrvController", "([Ljava/lang/String;)L" + NAMESRV_CONTROLLER + ";");
     static final MethodRef NAMESRV_CONTROLLER_START = new MethodRef(NAMESRV_CONTROLLER, "start", "()V");
 
+    static final String PIPELINE = "io/netty/channel/ChannelPipeline";
+    static final String GROUP = "Lio/netty/util/concurrent/EventExecutorGroup;";
+    static final String HANDLER = "Lio/netty/channel/ChannelHandler;";
+    /** The server's anonymous ChannelInitializer (the 7th anonymous class of NettyRemotingServer in 4.9.0). */
+    static final MethodRef SERVER_INIT_CHANNEL = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingServer$7",
+        "initChannel", "(Lio/netty/channel/socket/SocketChannel;)V");
+    static final MethodRef SERVER_HANDSHAKE_READ = new MethodRef(
+        "org/apache/rocketmq/remoting/netty/NettyRemotingServer$HandshakeHandler", "channelRead0",
+        "(Lio/netty/channel/ChannelHandlerContext;Lio/netty/buffer/ByteBuf;)V");
+    static final MethodRef PIPELINE_ADD_LAST_NAMED = new MethodRef(PIPELINE, "addLast",
+        "(" + GROUP + "Ljava/lang/String;" + HANDLER + ")L" + PIPELINE + ";");
+    static final MethodRef PIPELINE_ADD_LAST_ALL = new MethodRef(PIPELINE, "addLast",
+        "(" + GROUP + "[" + HANDLER + ")L" + PIPELINE + ";");
+    static final MethodRef PIPELINE_ADD_AFTER = new MethodRef(PIPELINE, "addAfter",
+        "(" + GROUP + "Ljava/lang/String;Ljava/lang/String;" + HANDLER + ")L" + PIPELINE + ";");
+    static final MethodRef PARSE_CHANNEL_REMOTE_ADDR = new MethodRef("org/apache/rocketmq/remoting/common/RemotingHelper",
+        "parseChannelRemoteAddr", "(Lio/netty/channel/Channel;)Ljava/lang/String;");
+    static final MethodRef ASYNC_PROCESS_REQUEST = new MethodRef(SEND_MESSAGE_PROCESSOR, "asyncProcessRequest",
+        "(" + CTX + "L" + REMOTING_COMMAND + ";Lorg/apache/rocketmq/remoting/netty/RemotingResponseCallback;)V");
+    static final MethodRef THEN_ACCEPT_ASYNC = new MethodRef("java/util/concurrent/CompletableFuture", "thenAcceptAsync",
+        "(Ljava/util/function/Consumer;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;");
+
     private Stock() {
     }
 }

@@ -75,13 +75,17 @@ class DropInIT {
         }
     }
 
-    /** Sends and reads back {@code messages} with a stock 4.9.0 client in its own JVM; fails with its summary. */
-    static void roundTrip(LocalCluster cluster, String label, int messages) throws Exception {
+    /**
+     * Sends and reads back {@code messages} with a stock 4.9.0 client in its own JVM, with extra JVM flags (TLS,
+     * ACL credentials); fails with its summary.
+     */
+    static void roundTrip(LocalCluster cluster, String label, int messages, String... jvmFlags) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false",
-            "-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
+            "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false"));
+        cmd.addAll(List.of(jvmFlags));
+        cmd.addAll(List.of("-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
                 + Path.of("target", "test-classes").toAbsolutePath(),
             StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(messages)));
         Path out = cluster.dir.resolve("client.out");

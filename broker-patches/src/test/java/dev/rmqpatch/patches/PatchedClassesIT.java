@@ -49,6 +49,9 @@ class PatchedClassesIT {
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvStartup"},
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvController"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/protocol/RemotingCommand"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$7"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$HandshakeHandler"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/common/RemotingHelper"},
         {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageDecoder"},
     };
 
@@ -63,7 +66,7 @@ class PatchedClassesIT {
         patched = loader(LocalCluster.dist("patched").resolve("lib"));
         switchedOff = loader(LocalCluster.dist("patched").resolve("lib"));
         String before = System.getProperty("rmqpatch.disable");
-        System.setProperty("rmqpatch.disable", "P1,P2,P3,P4,S1,S2,S3");
+        System.setProperty("rmqpatch.disable", String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
         try {
             Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
             assertEquals(false, switches.getField("P2").getBoolean(null), "switches of the switched-off loader");

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -13,11 +15,13 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.remoting.RPCHook;
 
 /**
  * Runs in its own JVM on the STOCK 4.9.0 client jars only: sends N messages with tags, keys, user properties and
  * non-ASCII values, reads them back with a stock consumer and compares. Prints one summary line; exit 0 when
- * every message came back identical. Args: namesrvAddr topic count.
+ * every message came back identical. Args: namesrvAddr topic count. With -Drt.accessKey and -Drt.secretKey the
+ * clients sign their requests for the broker's ACL (AclClientRPCHook); TLS is the client's own -Dtls.enable.
  */
 public final class StockClientRoundTrip {
 
@@ -36,7 +40,9 @@ public final class StockClientRoundTrip {
         String namesrv = args[0];
         String topic = args[1];
         int n = Integer.parseInt(args[2]);
-        DefaultMQProducer producer = new DefaultMQProducer("rt-producer");
+        RPCHook acl = System.getProperty("rt.accessKey") == null ? null : new AclClientRPCHook(
+            new SessionCredentials(System.getProperty("rt.accessKey"), System.getProperty("rt.secretKey")));
+        DefaultMQProducer producer = new DefaultMQProducer("rt-producer", acl);
         producer.setNamesrvAddr(namesrv);
         producer.start();
         Map<String, Message> sent = new HashMap<>();
@@ -54,7 +60,7 @@ public final class StockClientRoundTrip {
         }
         producer.shutdown();
 
-        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("rt-consumer-" + topic);
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("rt-consumer-" + topic, acl);
         consumer.setNamesrvAddr(namesrv);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, "*");

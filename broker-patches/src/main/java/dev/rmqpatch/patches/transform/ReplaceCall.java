@@ -12,10 +12,11 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * Shape "call-site substitution": inside one method, calls of a static method become calls of a static
- * replacement with the same descriptor (through a bridge method that calls the stock method while the patch is
- * switched off). The number of call sites is part of the patch; any other count fails
- * the build, because a silent zero means the patch does nothing and an extra site means the code has changed.
+ * Shape "call-site substitution": inside one method, calls of a method become calls of a static replacement
+ * (through a bridge method that calls the stock method while the patch is switched off). For a static call the
+ * replacement has the same descriptor; for an instance call ({@link #ofInstanceCall}) it takes the receiver first.
+ * The number of call sites is part of the patch; any other count fails the build, because a silent zero means the
+ * patch does nothing and an extra site means the code has changed.
  */
 public final class ReplaceCall implements MethodEdit {
 
@@ -23,12 +24,36 @@ public final class ReplaceCall implements MethodEdit {
     private final MethodRef call;
     private final MethodRef replacement;
     private final int expectedSites;
+    /** INVOKESTATIC, INVOKEVIRTUAL or INVOKEINTERFACE: how {@code call} is invoked at the sites. */
+    private final int invoke;
 
     public ReplaceCall(MethodRef inMethod, MethodRef call, MethodRef replacement, int expectedSites) {
+        this(inMethod, call, replacement, expectedSites, Opcodes.INVOKESTATIC);
+    }
+
+    private ReplaceCall(MethodRef inMethod, MethodRef call, MethodRef replacement, int expectedSites, int invoke) {
         this.inMethod = inMethod;
         this.call = call;
         this.replacement = replacement;
         this.expectedSites = expectedSites;
+        this.invoke = invoke;
+    }
+
+    /**
+     * Calls of an instance method ({@code invoke} is INVOKEVIRTUAL or INVOKEINTERFACE) become calls of a static
+     * replacement that takes the receiver as its first argument.
+     */
+    public static ReplaceCall ofInstanceCall(MethodRef inMethod, MethodRef call, int invoke, MethodRef replacement,
+                                             int expectedSites) {
+        if (invoke != Opcodes.INVOKEVIRTUAL && invoke != Opcodes.INVOKEINTERFACE) {
+            throw new IllegalArgumentException("not an instance call opcode: " + invoke);
+        }
+        return new ReplaceCall(inMethod, call, replacement, expectedSites, invoke);
+    }
+
+    /** The descriptor the replacement (and the bridge) must have: the call's, with the receiver first if any. */
+    private String staticDesc() {
+        return invoke == Opcodes.INVOKESTATIC ? call.desc : "(L" + call.owner + ";" + call.desc.substring(1);
     }
 
     @Override
@@ -43,10 +68,11 @@ public final class ReplaceCall implements MethodEdit {
 
     @Override
     public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
-        if (!call.desc.equals(replacement.desc)) {
-            throw new PatchException("replacement " + replacement + " must have the descriptor of " + call);
+        String desc = staticDesc();
+        if (!desc.equals(replacement.desc)) {
+            throw new PatchException("replacement " + replacement + " must have descriptor " + desc + " to replace " + call);
         }
-        List<MethodInsnNode> sites = callSites(m, call);
+        List<MethodInsnNode> sites = callSites(m, call, invoke);
         if (sites.size() != expectedSites) {
             throw new PatchException("expected " + expectedSites + " call(s) of " + call + " in " + inMethod
                 + ", found " + sites.size());
@@ -55,11 +81,11 @@ public final class ReplaceCall implements MethodEdit {
         if (sw == null) {
             newCall = new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false);
         } else {
-            InsnList patched = Bridge.loadArgs(call.desc);
+            InsnList patched = Bridge.loadArgs(desc);
             patched.add(new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
-            InsnList stock = Bridge.loadArgs(call.desc);
-            stock.add(new MethodInsnNode(Opcodes.INVOKESTATIC, call.owner, call.name, call.desc, false));
-            newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, call.desc, sw, patched, stock);
+            InsnList stock = Bridge.loadArgs(desc);
+            stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
+            newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock);
         }
         for (MethodInsnNode site : sites) {
             m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
@@ -68,9 +94,13 @@ public final class ReplaceCall implements MethodEdit {
 
     /** Static call sites of {@code call} in {@code m}, in code order. */
     public static List<MethodInsnNode> callSites(MethodNode m, MethodRef call) {
+        return callSites(m, call, Opcodes.INVOKESTATIC);
+    }
+
+    private static List<MethodInsnNode> callSites(MethodNode m, MethodRef call, int invoke) {
         List<MethodInsnNode> sites = new ArrayList<MethodInsnNode>();
         for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-            if (insn.getOpcode() == Opcodes.INVOKESTATIC) {
+            if (insn.getOpcode() == invoke) {
                 MethodInsnNode mi = (MethodInsnNode) insn;
                 if (call.matches(mi.owner, mi.name, mi.desc)) {
                     sites.add(mi);

@@ -65,12 +65,13 @@ class JarPatcherTest {
         Path out = tmp.resolve("patched");
         Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
-        assertEquals(List.of("P3 transient-properties", "S1 broker-config-guard", "S2 no-filter-server-shell"),
-            applied.get("rocketmq-broker-4.9.0.jar"));
+        assertEquals(List.of("P3 transient-properties", "P9 inline-response", "S1 broker-config-guard",
+            "S2 no-filter-server-shell"), applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
-        assertEquals(List.of("P1 header-decode", "P4 response-header-encode"), applied.get("rocketmq-remoting-4.9.0.jar"));
+        assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P7 codec-on-io-thread",
+            "P8 remote-address-cache"), applied.get("rocketmq-remoting-4.9.0.jar"));
         assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
-        assertEquals("P1 header-decode, P4 response-header-encode",
+        assertEquals("P1 header-decode, P4 response-header-encode, P7 codec-on-io-thread, P8 remote-address-cache",
             manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
         assertNull(manifestAttribute(out.resolve("rocketmq-store-4.9.0.jar")), "store jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-store-4.9.0.jar")),
@@ -108,6 +109,18 @@ class JarPatcherTest {
         assertTrue(decode.instructions.size() > 20, "stock body kept behind the switch");
         assertEquals(List.of("P1"), switchesRead(method(classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
             REMOTING_COMMAND), "decodeCommandCustomHeader")));
+
+        byte[] init = classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
+            "org/apache/rocketmq/remoting/netty/NettyRemotingServer$7");
+        MethodNode initChannel = method(init, "initChannel");
+        assertEquals(0, interfaceCalls(initChannel, "io/netty/channel/ChannelPipeline", "addLast"),
+            "P7: no pipeline.addLast(group, ...) left in the initializer");
+        assertEquals(List.of("P7"), switchesRead(method(init, "rmqpatch$P7$addLast")));
+        MethodNode asyncProcess = method(sendClass, "asyncProcessRequest", "(Lio/netty/channel/ChannelHandlerContext;"
+            + "L" + REMOTING_COMMAND + ";Lorg/apache/rocketmq/remoting/netty/RemotingResponseCallback;)V");
+        assertEquals(1, calls(asyncProcess, new MethodRef(SEND_PROCESSOR, "rmqpatch$P9$thenAcceptAsync",
+            "(Ljava/util/concurrent/CompletableFuture;Ljava/util/function/Consumer;Ljava/util/concurrent/Executor;)"
+                + "Ljava/util/concurrent/CompletableFuture;")), "P9 goes through its bridge");
 
         MethodNode createFilterServer = method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"),
             "org/apache/rocketmq/broker/filtersrv/FilterServerManager"), "createFilterServer");
@@ -214,6 +227,23 @@ class JarPatcherTest {
 
     private static int majorVersion(byte[] classFile) {
         return ((classFile[6] & 0xff) << 8) | (classFile[7] & 0xff);
+    }
+
+    private static MethodNode method(byte[] classFile, String name, String desc) {
+        ClassNode node = new ClassNode();
+        new ClassReader(classFile).accept(node, 0);
+        return node.methods.stream().filter(m -> m.name.equals(name) && m.desc.equals(desc)).findFirst().orElseThrow();
+    }
+
+    private static int interfaceCalls(MethodNode m, String owner, String name) {
+        int n = 0;
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn.getOpcode() == Opcodes.INVOKEINTERFACE) {
+                MethodInsnNode mi = (MethodInsnNode) insn;
+                n += mi.owner.equals(owner) && mi.name.equals(name) ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     private static MethodNode method(byte[] classFile, String name) {
