@@ -50,6 +50,9 @@ declare -A CFG_DEFAULTS=(
   # all the host's interfaces (advertising the host's address), so use it on a closed benchmark network only.
   [broker_jmx]=on            # on | off (off: no JMX port, no broker CPU/GC figures in distributed runs)
   [jmx_port_offset]=3        # RocketMQ itself uses listenPort-2 and listenPort+1
+  # Patched variants (S4): name servers and brokers listen on the host's cluster address only (each host's
+  # ADDRESS); stock RocketMQ 4.9.0 can only listen on every interface and ignores this.
+  [bind]=cluster             # cluster | all
   [namesrv_java_opt]=""
   [agent_java_opt]=""
   [threads]=100              # sending threads per agent
@@ -311,6 +314,7 @@ _validate_settings() {
   case "${CFG[flush]}" in sync|async) ;; *) die "flush must be sync or async, not '${CFG[flush]}'" 2 ;; esac
   case "${CFG[send_mode]}" in sync|async|oneway) ;; *) die "send_mode must be sync, async or oneway" 2 ;; esac
   case "${CFG[broker_jmx]}" in on|off) ;; *) die "broker_jmx must be on or off, not '${CFG[broker_jmx]}'" 2 ;; esac
+  case "${CFG[bind]}" in cluster|all) ;; *) die "bind must be cluster or all, not '${CFG[bind]}'" 2 ;; esac
   for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads message_size warmup duration \
            send_timeout start_timeout stop_timeout jmx_port_offset; do
     _is_uint "${CFG[$k]}" || die "$k must be a whole number, not '${CFG[$k]}'" 2

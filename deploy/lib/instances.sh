@@ -152,7 +152,7 @@ _gen_namesrv() {
     _env_common "$id" "boot success" ""
     [ -z "${CFG[java_home]}" ] || printf 'export JAVA_HOME=%q\n' "${CFG[java_home]}"
     printf 'export ROCKETMQ_HOME=%q\n' "$dist"
-    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[namesrv_heap]} -Xmx${CFG[namesrv_heap]} -Duser.home=$dir/home ${CFG[namesrv_java_opt]}"
+    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[namesrv_heap]} -Xmx${CFG[namesrv_heap]} -Duser.home=$dir/home $(_bind_opt "$id")${CFG[namesrv_java_opt]}"
     printf 'CMD=(%q -c %q)\n' "$dist/bin/mqnamesrv" "$dir/namesrv.properties"
   } > "$out/instance.env"
 }
@@ -196,9 +196,15 @@ _gen_broker() {
     _env_common "$id" "boot success" "$store"
     [ -z "${CFG[java_home]}" ] || printf 'export JAVA_HOME=%q\n' "${CFG[java_home]}"
     printf 'export ROCKETMQ_HOME=%q\n' "$dist"
-    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[broker_heap]} -Xmx${CFG[broker_heap]} -Duser.home=$dir/home $(_broker_jmx_opts "$id")${CFG[broker_java_opt]}"
+    printf 'export JAVA_OPT=%q\n' "-Xms${CFG[broker_heap]} -Xmx${CFG[broker_heap]} -Duser.home=$dir/home $(_bind_opt "$id")$(_broker_jmx_opts "$id")${CFG[broker_java_opt]}"
     printf 'CMD=(%q -c %q)\n' "$dist/bin/mqbroker" "$dir/broker.conf"
   } > "$out/instance.env"
+}
+
+# bind cluster: the patched jars' S4 makes the servers listen on the host's cluster address only (stock ignores it).
+_bind_opt() {
+  [ "${CFG[bind]}" = cluster ] || return 0
+  printf -- '-Drmqpatch.bindAddress=%s ' "${HADDR[${I_HOST[$1]}]}"
 }
 
 # Remote JMX for the coordinator's broker CPU and GC figures (broker_jmx; see CFG_DEFAULTS in cluster.sh: no

@@ -45,6 +45,11 @@ final class Codec {
     static final MethodRef INLINE_RESPONSE = new MethodRef(REMOTING + "InlineResponse", "thenAcceptAsync",
         "(Ljava/util/concurrent/CompletableFuture;" + Stock.THEN_ACCEPT_ASYNC.desc.substring(1));
 
+    static final MethodRef BIND_LOCAL_ADDRESS = new MethodRef(SECURITY + "BindAddress", "localAddress",
+        "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.BOOTSTRAP_LOCAL_ADDRESS.desc.substring(1));
+    static final MethodRef BIND_SERVER_SOCKET = new MethodRef(SECURITY + "BindAddress", "bind",
+        "(Ljava/net/ServerSocket;" + Stock.SERVER_SOCKET_BIND.desc.substring(1));
+
     private Codec() {
     }
 }

@@ -20,7 +20,8 @@ public final class Patches {
         new InlineResponsePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
-        new NamesrvConfigGuardPatch()));
+        new NamesrvConfigGuardPatch(),
+        new BindAddressPatch()));
 
     private Patches() {
     }

@@ -68,6 +68,14 @@ final class Stock {
     static final MethodRef THEN_ACCEPT_ASYNC = new MethodRef("java/util/concurrent/CompletableFuture", "thenAcceptAsync",
         "(Ljava/util/function/Consumer;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;");
 
+    static final MethodRef REMOTING_SERVER_START = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingServer",
+        "start", "()V");
+    static final MethodRef BOOTSTRAP_LOCAL_ADDRESS = new MethodRef("io/netty/bootstrap/ServerBootstrap", "localAddress",
+        "(Ljava/net/SocketAddress;)Lio/netty/bootstrap/AbstractBootstrap;");
+    static final MethodRef HA_BEGIN_ACCEPT = new MethodRef("org/apache/rocketmq/store/ha/HAService$AcceptSocketService",
+        "beginAccept", "()V");
+    static final MethodRef SERVER_SOCKET_BIND = new MethodRef("java/net/ServerSocket", "bind", "(Ljava/net/SocketAddress;)V");
+
     private Stock() {
     }
 }

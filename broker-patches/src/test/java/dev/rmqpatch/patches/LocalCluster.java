@@ -27,6 +27,7 @@ final class LocalCluster implements AutoCloseable {
     final int brokerPort;
     private final List<String> brokerConf;
     private String javaOpt = "";
+    private String host = "127.0.0.1";
     private Process namesrv;
     private Process broker;
     private final Thread cleanup = new Thread(this::destroyAll);
@@ -41,8 +42,6 @@ final class LocalCluster implements AutoCloseable {
         this.brokerPort = freeBrokerPort();
         this.brokerConf = new ArrayList<>(Files.readAllLines(dist.resolve("conf").resolve(confName)));
         brokerConf.add("listenPort=" + brokerPort);
-        brokerConf.add("namesrvAddr=" + namesrvAddr());
-        brokerConf.add("brokerIP1=127.0.0.1");
         brokerConf.add("storePathRootDir=" + dir.resolve("store"));
         brokerConf.add("storePathCommitLog=" + dir.resolve("store/commitlog"));
         brokerConf.add("mapedFileSizeCommitLog=67108864");
@@ -55,6 +54,15 @@ final class LocalCluster implements AutoCloseable {
     /** Extra JVM flags for the name server and broker started after this call, e.g. {@code -Drmqpatch.disable=S1}. */
     LocalCluster javaOpt(String flags) {
         this.javaOpt = flags;
+        return this;
+    }
+
+    /**
+     * The loopback address the broker advertises and clients use (default 127.0.0.1); with S4's
+     * -Drmqpatch.bindAddress the servers listen on it alone.
+     */
+    LocalCluster host(String address) {
+        this.host = address;
         return this;
     }
 
@@ -73,11 +81,11 @@ final class LocalCluster implements AutoCloseable {
     }
 
     String namesrvAddr() {
-        return "127.0.0.1:" + namesrvPort;
+        return host + ":" + namesrvPort;
     }
 
     String brokerAddr() {
-        return "127.0.0.1:" + brokerPort;
+        return host + ":" + brokerPort;
     }
 
     Path commitLogDir() {
@@ -93,7 +101,10 @@ final class LocalCluster implements AutoCloseable {
     }
 
     void startBroker() throws IOException, InterruptedException {
-        Files.write(dir.resolve("broker.conf"), brokerConf);
+        List<String> conf = new ArrayList<>(brokerConf);
+        conf.add("namesrvAddr=" + namesrvAddr());
+        conf.add("brokerIP1=" + host);
+        Files.write(dir.resolve("broker.conf"), conf);
         broker = launch("mqbroker", "broker.out", "-c", dir.resolve("broker.conf").toString());
         awaitBoot(broker, dir.resolve("broker.out"), "broker");
     }

@@ -53,6 +53,8 @@ class PatchedClassesIT {
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$HandshakeHandler"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/common/RemotingHelper"},
         {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageDecoder"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
     };
 
     private static URLClassLoader stock;
@@ -131,7 +133,7 @@ class PatchedClassesIT {
             }
         }
         assertEquals(new java.util.TreeSet<>(List.of("rocketmq-broker-" + v + ".jar", "rocketmq-common-" + v + ".jar",
-            "rocketmq-namesrv-" + v + ".jar", "rocketmq-remoting-" + v + ".jar")), changed);
+            "rocketmq-namesrv-" + v + ".jar", "rocketmq-remoting-" + v + ".jar", "rocketmq-store-" + v + ".jar")), changed);
     }
 
     private static java.util.Set<String> names(Path dir) throws IOException {

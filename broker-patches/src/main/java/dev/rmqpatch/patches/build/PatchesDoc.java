@@ -45,10 +45,11 @@ final class PatchesDoc {
                 + "UPDATE_BROKER_CONFIG and the filter-server start) | 4.9.6, 5.1.1 |\n")
             .append("| S3 namesrv-config-guard | CVE-2023-37582 (arbitrary file write through UPDATE_NAMESRV_CONFIG) "
                 + "| 4.9.7, 5.1.2 |\n\n")
-            .append("These close the two published holes; they do not make the ports safe to expose. RocketMQ 4.9.0 binds\n")
-            .append("its remoting ports on every interface and the name server has no authentication: keep the name\n")
-            .append("server, broker and HA ports reachable only from clients and peers, and turn on the broker ACL\n")
-            .append("(`aclEnable=true`, `conf/plain_acl.yml`) where clients can be given credentials.\n\n");
+            .append("These close the two published holes; they do not make the ports safe to expose. The name server has\n")
+            .append("no authentication, and stock 4.9.0 listens on every interface: start name servers and brokers with\n")
+            .append("`JAVA_OPT=\"-Drmqpatch.bindAddress=ADDR\"` (S4) to listen on one address, keep the name server, broker\n")
+            .append("and HA ports reachable only from clients and peers, and turn on the broker ACL (`aclEnable=true`,\n")
+            .append("`conf/plain_acl.yml`) where clients can be given credentials.\n\n");
         sb.append("## Switching patches off\n\n")
             .append("Every patch can be turned off at start without a rebuild: `JAVA_OPT=\"-Drmqpatch.disable=P3,S2\"` (ids,\n")
             .append("comma-separated). A switched-off patch runs the stock code. An unknown id stops start-up with a message\n")
@@ -66,8 +67,10 @@ final class PatchesDoc {
             }
             sb.append("\n**Verify.** ").append(p.verification()).append("\n\n");
             sb.append("**Tested by** ").append(p.tests()).append(" (run by `mvn -B verify`). ");
-            if (p.closes().isEmpty()) {
+            if (p.closes().isEmpty() && p.benchmark().matches("[A-Za-z]+Benchmark")) {
                 sb.append("**Measured by** JMH `").append(p.benchmark()).append("` (module jmh-benchmarks).\n\n");
+            } else if (p.closes().isEmpty()) {
+                sb.append("**Measured by** ").append(p.benchmark()).append(".\n\n");
             } else {
                 sb.append("**Closes** ").append(p.closes()).append(".\n\n");
             }

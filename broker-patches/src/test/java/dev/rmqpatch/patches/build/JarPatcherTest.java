@@ -69,13 +69,15 @@ class JarPatcherTest {
             "S2 no-filter-server-shell"), applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
         assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P7 codec-on-io-thread",
-            "P8 remote-address-cache"), applied.get("rocketmq-remoting-4.9.0.jar"));
+            "P8 remote-address-cache", "S4 bind-address"), applied.get("rocketmq-remoting-4.9.0.jar"));
         assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
-        assertEquals("P1 header-decode, P4 response-header-encode, P7 codec-on-io-thread, P8 remote-address-cache",
+        assertEquals("P1 header-decode, P4 response-header-encode, P7 codec-on-io-thread, P8 remote-address-cache, "
+            + "S4 bind-address",
             manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
-        assertNull(manifestAttribute(out.resolve("rocketmq-store-4.9.0.jar")), "store jar is not patched");
-        assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-store-4.9.0.jar")),
-            Files.readAllBytes(out.resolve("rocketmq-store-4.9.0.jar")), "unpatched jars are copied byte for byte");
+        assertEquals(List.of("S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
+        assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
+        assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),
+            Files.readAllBytes(out.resolve("rocketmq-client-4.9.0.jar")), "unpatched jars are copied byte for byte");
         assertTrue(Files.exists(out.resolve(codec.getName())), "codec jar added");
 
         for (String[] c : new String[][] {{"rocketmq-remoting-4.9.0.jar", REMOTING_COMMAND},

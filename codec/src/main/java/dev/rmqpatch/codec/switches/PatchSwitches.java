@@ -24,7 +24,7 @@ public final class PatchSwitches {
      * checked against this one by a test, so a new patch cannot ship without its switch.
      */
     public static final List<String> IDS =
-        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "P7", "P8", "P9", "S1", "S2", "S3"));
+        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "P7", "P8", "P9", "S1", "S2", "S3", "S4"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
     // the start-up hook reports the same error first, with its message, before anything else starts.
@@ -40,6 +40,7 @@ public final class PatchSwitches {
     public static final boolean S1 = !DISABLED.contains("S1");
     public static final boolean S2 = !DISABLED.contains("S2");
     public static final boolean S3 = !DISABLED.contains("S3");
+    public static final boolean S4 = !DISABLED.contains("S4");
 
     private PatchSwitches() {
     }

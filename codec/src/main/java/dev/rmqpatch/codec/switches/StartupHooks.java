@@ -8,8 +8,10 @@ import java.util.Enumeration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.codec.security.BindAddress;
 import org.apache.rocketmq.common.constant.LoggerName;
 import org.apache.rocketmq.logging.InternalLogger;
 import org.apache.rocketmq.logging.InternalLoggerFactory;
@@ -23,9 +25,14 @@ public final class StartupHooks {
     private StartupHooks() {
     }
 
-    /** Entry of {@code BrokerStartup.createBrokerController(String[])}; null lets stock start-up go on. */
+    /**
+     * Entry of {@code BrokerStartup.createBrokerController(String[])}: a bad -Drmqpatch.disable, or (S4 on) a
+     * -Drmqpatch.bindAddress that is not this host's, stops start-up here; null lets stock start-up go on.
+     */
     public static Object brokerStarting(String[] args) {
-        PatchSwitches.parse(System.getProperty(PatchSwitches.SYSTEM_PROPERTY));
+        if (!PatchSwitches.parse(System.getProperty(PatchSwitches.SYSTEM_PROPERTY)).contains("S4")) {
+            BindAddress.check();
+        }
         return null;
     }
 
@@ -47,7 +54,7 @@ public final class StartupHooks {
     }
 
     static void report(InternalLogger log) {
-        Set<String> built = builtInPatches(StartupHooks.class.getClassLoader());
+        Set<String> built = new TreeSet<String>(builtInPatches(StartupHooks.class.getClassLoader()));
         List<String> active = new ArrayList<String>();
         for (String label : built) {
             String id = label.split(" ", 2)[0];
