@@ -96,6 +96,8 @@ public final class EfficiencyResults {
         /** -XX:ActiveProcessorCount given to brokers and agents, pinned or not, so the JVMs size their threads alike. */
         public int activeProcessorCount;
         public String description;
+        /** The processes pinned the last time pinning was applied: "brokers" and "others" (name servers, slaves, agents, jstat, coordinator). */
+        public Map<String, List<Long>> pinnedPids;
         /** Why pinning was not applied (impossible, not permitted, not chosen); null when applied. */
         public String notAppliedBecause;
         /** --pin auto: the measured comparison of pinned and unpinned pairs. */

@@ -158,7 +158,9 @@ public final class EfficiencyRunner {
             if (run.profiling != null) {
                 run.profiling.close();
             }
-            run.pinning.unpin(List.of(ProcessHandle.current().pid()));
+            if (run.pinning.pinned()) {
+                run.pinning.unpin(List.of(ProcessHandle.current().pid()));
+            }
             finish(run);
         }
         return results;
@@ -329,6 +331,9 @@ public final class EfficiencyRunner {
         if (was && !now) {
             out.println("pinning failed, measuring unpinned: " + run.pinning.failure());
         }
+        if (now) {
+            results.pinning.pinnedPids = Map.of("brokers", brokers, "others", others);
+        }
         return now;
     }
 
@@ -383,8 +388,8 @@ public final class EfficiencyRunner {
     private void warmUpAndProbe(Run run) throws WindowRunner.WindowFailure, IOException {
         boolean pinned = o.pin != PinMode.OFF && pin(run, true);
         int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
-        out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating (%s); "
-                + "also measures each variant's saturation%n", elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
+        out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
+                + "each variant's saturation; %s%n", elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
         List<Window> warm = runWindows(run, pairs(warmWindows, 0, Window.WARM_UP, pinned, false));
         for (Window w : warm) {
             results.probe.saturatedMsgPerS.put(w.variant, w.storedMsgPerS);
@@ -485,7 +490,7 @@ public final class EfficiencyRunner {
         p.description = run.pinning.describe();
         int kept = EfficiencySummary.measuredPairs(results.windows, keptPinned).size();
         int remaining = Math.max(0, o.pairs - kept);
-        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s (%s)%n", elapsed(), remaining, o.windowSeconds, rate,
+        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s; %s%n", elapsed(), remaining, o.windowSeconds, rate,
             run.pinning.describe());
         if (remaining > 0) {
             runWindows(run, pairs(remaining, rate, Window.MEASURE, keptPinned, false));

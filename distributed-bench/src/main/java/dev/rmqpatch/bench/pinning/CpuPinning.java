@@ -92,6 +92,6 @@ public final class CpuPinning {
         if (failure != null) {
             return "not pinned (" + failure + ")";
         }
-        return pinned ? "pinned: " + plan.describe() : "not pinned (all processes on CPU " + CpuList.format(plan.allowedCpus()) + ")";
+        return pinned ? "pinned (" + plan.describe() + ")" : "not pinned (all processes on CPU " + CpuList.format(plan.allowedCpus()) + ")";
     }
 }

@@ -93,7 +93,7 @@ class PinningPlanTest {
         assertEquals(List.of(1), affinity.pinned.get(101L));
         assertEquals(List.of(0), affinity.pinned.get(200L));
         assertEquals(List.of(0), affinity.pinned.get(300L));
-        assertTrue(pinning.describe().startsWith("pinned: brokers on CPU 1"), pinning.describe());
+        assertTrue(pinning.describe().startsWith("pinned (brokers on CPU 1"), pinning.describe());
         pinning.unpin(List.of(100L, 101L, 200L, 300L));
         assertFalse(pinning.pinned());
         affinity.pinned.values().forEach(cpus -> assertEquals(List.of(0, 1), cpus));
