@@ -73,7 +73,7 @@ public final class EfficiencyResults {
         /** Standard deviation of the per-pair log ratios: the scatter of one pair. */
         public Double sdLogRatio;
         public Integer pairs;
-        /** "resolved" when both intervals exclude 1.0, else "unresolved". */
+        /** "resolved" when both intervals exclude 1.0 over at least {@link EfficiencySummary#MIN_PAIRS_FOR_VERDICT} pairs, else "unresolved". */
         public String verdict;
     }
 

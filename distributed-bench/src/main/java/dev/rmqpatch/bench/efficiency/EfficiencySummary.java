@@ -21,7 +21,10 @@ import org.HdrHistogram.Histogram;
 public final class EfficiencySummary {
     public static final String ESTIMATOR = "ratio = geometric mean over pairs of (variant CPU/msg / baseline CPU/msg), each pair two adjacent "
         + "windows in counterbalanced order; 95% CI = percentile bootstrap over pairs (" + PairedRatio.RESAMPLES + " resamples, fixed seed), "
-        + "with the Student-t interval of the mean log ratio as a small-sample check; resolved = both intervals exclude 1.0";
+        + "with the Student-t interval of the mean log ratio as a small-sample check; resolved = both intervals exclude 1.0, over at least "
+        + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs";
+    /** Below this many pairs no verdict is "resolved": the scatter of so few pairs says too little about the next ones. */
+    public static final int MIN_PAIRS_FOR_VERDICT = 6;
     public static final String RESOLVED = "resolved";
     public static final String UNRESOLVED = "unresolved";
 
@@ -123,7 +126,7 @@ public final class EfficiencySummary {
         f.ratioCi95TCheck = r.t95();
         f.halfWidth = Double.isNaN(r.halfWidth()) ? null : r.halfWidth();
         f.sdLogRatio = Double.isNaN(r.sdLog()) ? null : r.sdLog();
-        f.verdict = r.resolved() ? RESOLVED : UNRESOLVED;
+        f.verdict = r.resolved() && r.pairs() >= MIN_PAIRS_FOR_VERDICT ? RESOLVED : UNRESOLVED;
     }
 
     private static EfficiencyResults.CpuFigure cpuFigure(List<Window> used) {

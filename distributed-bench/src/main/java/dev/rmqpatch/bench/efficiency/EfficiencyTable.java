@@ -58,7 +58,7 @@ public final class EfficiencyTable {
         s.append(Table.render(rows));
         s.append("broker us/msg: median over the variant's windows in the interval; x: geometric mean of the per-pair ratios to ")
             .append(r.baseline).append("; 95% CI: percentile bootstrap over pairs; +/-: half its width; resolved = the CI (and the "
-                + "Student-t check) excludes 1.0\n");
+                + "Student-t check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure c = v.brokerCpuUsPerMsg;
             if (c != null && c.ratioCi95TCheck != null) {

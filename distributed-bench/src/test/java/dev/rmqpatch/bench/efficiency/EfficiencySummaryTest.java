@@ -110,6 +110,22 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void afewAgreeingPairsAreNotEnoughForAVerdict() {
+        EfficiencyResults r = run();
+        r.windows.clear();
+        double[] patchedCpu = {72.0, 72.5, 71.8, 72.2};
+        for (int p = 0; p < patchedCpu.length; p++) {
+            r.windows.add(window(2 * p + 1, Window.MEASURE, p + 1, "4.9.0-tuned", 80.0, 5000, 5000));
+            r.windows.add(window(2 * p + 2, Window.MEASURE, p + 1, "4.9.0-patched", patchedCpu[p], 5000, 5000));
+        }
+        EfficiencySummary.summarize(r, false);
+        EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
+        assertEquals(4, patched.pairs);
+        assertTrue(patched.ratioCi95[1] < 1.0 && patched.ratioCi95TCheck[1] < 1.0, "both intervals exclude 1.0");
+        assertEquals(EfficiencySummary.UNRESOLVED, patched.verdict, "but four pairs are below the minimum");
+    }
+
+    @Test
     void onlyTheKeptPinningStateCounts() {
         EfficiencyResults r = run();
         for (Window w : r.windows) {
