@@ -77,13 +77,9 @@ public final class EfficiencyRunner {
     private String profileTable;
 
     public EfficiencyRunner(CompareRunner.Options options, PrintStream out) {
-        this(options, out, new Taskset());
-    }
-
-    EfficiencyRunner(CompareRunner.Options options, PrintStream out, Affinity affinity) {
         this.o = options;
         this.out = out;
-        this.affinity = affinity;
+        this.affinity = new Taskset();
         for (Variant v : o.variants) {
             names.add(v.name());
             // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
@@ -161,7 +157,7 @@ public final class EfficiencyRunner {
             if (run.pinning.pinned()) {
                 run.pinning.unpin(List.of(ProcessHandle.current().pid()));
             }
-            finish(run);
+            finish();
         }
         return results;
     }
@@ -547,7 +543,7 @@ public final class EfficiencyRunner {
     }
 
     /** Statistics, results.json, table.txt and chart.png from whatever was measured; also after a failure. */
-    private void finish(Run run) {
+    private void finish() {
         try {
             EfficiencySummary.summarize(results, keptPinned);
             results.warnings.addAll(EfficiencyWarnings.of(results));
