@@ -22,6 +22,10 @@ public final class BrokerProfiling implements AutoCloseable {
     }
 
     public static BrokerProfiling open() throws AsyncProfiler.ProfilerException {
+        if (ModuleLayer.boot().findModule("jdk.attach").isEmpty()) {
+            throw new AsyncProfiler.ProfilerException("profiling attaches to the brokers through the jdk.attach module, which this Java ("
+                + System.getProperty("java.home") + ") lacks: run with a full JDK 17+", null);
+        }
         Path dir;
         try {
             dir = Files.createTempDirectory("rmqpatch-profiler-");
