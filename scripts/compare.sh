@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job: an interleaved A/B comparison of RocketMQ brokers (stock, tuned, patched 4.9.0, optionally 4.9.1)
-# on fresh loopback clusters, with a table, chart.png and results.json. Builds the harness and the distributions
-# it needs when they are missing, then runs `distributed-bench.jar compare`. See --help.
+# on fresh loopback clusters, with a table, chart.png and results.json; with --efficiency, broker CPU per message
+# from paired fixed-rate windows on warm brokers with a confidence interval; with --profile, flame graphs. Builds
+# the harness and the distributions it needs when they are missing, then runs `distributed-bench.jar compare`.
+# See --help.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

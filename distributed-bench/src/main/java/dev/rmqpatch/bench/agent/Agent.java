@@ -5,6 +5,7 @@ import dev.rmqpatch.bench.protocol.AgentStatus;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.protocol.StartRequest;
+import dev.rmqpatch.bench.protocol.TargetRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -90,6 +91,22 @@ public final class Agent {
         generator.beginMeasurement();
         state = State.MEASURING;
         return status();
+    }
+
+    /** Moves the running load to another prepared target; answers with the progress interval that ends here. */
+    public synchronized ProgressReport target(TargetRequest request) throws AgentException {
+        checkCrash();
+        if (state != State.WARMUP && state != State.MEASURING) {
+            throw new AgentException(409, name + " cannot switch targets while " + state + (error == null ? "" : " (" + error + ")"));
+        }
+        ProgressReport report;
+        try {
+            report = generator.switchTarget(request.target, request.ratePerSecond);
+        } catch (IllegalArgumentException e) {
+            throw new AgentException(400, name + ": " + e.getMessage());
+        }
+        report.state = state.name();
+        return report;
     }
 
     public synchronized ProgressReport progress() {

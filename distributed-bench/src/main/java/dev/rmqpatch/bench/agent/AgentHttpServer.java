@@ -7,6 +7,7 @@ import dev.rmqpatch.bench.protocol.ErrorBody;
 import dev.rmqpatch.bench.protocol.Json;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.StartRequest;
+import dev.rmqpatch.bench.protocol.TargetRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,7 +18,7 @@ import java.util.concurrent.Executors;
 
 /**
  * The agent's HTTP/JSON face: {@code GET /status}, {@code POST /prepare}, {@code POST /start}, {@code POST /measure},
- * {@code GET /progress}, {@code POST /stop}, {@code POST /reset}, {@code POST /shutdown}. Every failure answers with a
+ * {@code GET /progress}, {@code POST /target}, {@code POST /stop}, {@code POST /reset}, {@code POST /shutdown}. Every failure answers with a
  * JSON {@code {"error": "..."}} naming the cause.
  */
 public final class AgentHttpServer implements AutoCloseable {
@@ -63,6 +64,9 @@ public final class AgentHttpServer implements AutoCloseable {
                     break;
                 case "GET /progress":
                     body = agent.progress();
+                    break;
+                case "POST /target":
+                    body = agent.target(read(exchange, TargetRequest.class));
                     break;
                 case "POST /stop":
                     body = agent.stop();

@@ -23,19 +23,45 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * Drives stock RocketMQ producers from N threads. One {@link DefaultMQProducer} per topic and producersPerTopic,
  * shared round-robin by the threads (as RocketMQ's own benchmark and OpenMessaging Benchmark's driver do); each
  * producer gets its own instance name, hence its own connections.
+ *
+ * <p>With several targets (clusters) the producers of all of them are started and kept, and the threads send to one
+ * target at a time; {@link #switchTarget} moves them, so the same warm JVM, threads and connections load each
+ * cluster in turn.
  */
 final class LoadGenerator {
     private final String agentName;
     private final PrepareRequest request;
     private final SendMode mode;
-    private final List<DefaultMQProducer> producers = new ArrayList<>();
-    private final List<String> producerTopics = new ArrayList<>();
+    private final List<PrepareRequest.Target> targetSpecs;
+    private final List<TargetProducers> targets = new ArrayList<>();
     private final byte[] payload;
-    private final UniformRateLimiter limiter;
     private final Semaphore outstanding;
     private final List<Thread> threads = new ArrayList<>();
     private final List<PhaseStats> phases = new ArrayList<>();
 
+    /** The producers of one target, index-aligned with their topics. */
+    private static final class TargetProducers {
+        final List<DefaultMQProducer> producers = new ArrayList<>();
+        final List<String> topics = new ArrayList<>();
+    }
+
+    /** Target index of a pause: the threads wait instead of sending. */
+    static final int PAUSE = -1;
+
+    /** Where the threads send now and on which schedule; replaced as a whole, so a thread never mixes two. */
+    private static final class Route {
+        final int target;
+        final UniformRateLimiter limiter;
+
+        Route(int target, UniformRateLimiter limiter) {
+            this.target = target;
+            this.limiter = limiter;
+        }
+    }
+
+    private volatile Route route;
+    private final Object routeChanged = new Object();
+    private volatile boolean rateLimited;
     private volatile boolean running;
     private volatile PhaseStats phase;
     private volatile Throwable threadCrash;
@@ -46,10 +72,10 @@ final class LoadGenerator {
         this.agentName = agentName;
         this.request = request;
         this.mode = SendMode.parse(request.mode);
+        this.targetSpecs = request.targets != null ? request.targets : List.of(new PrepareRequest.Target(request.namesrv, request.topics));
         this.payload = new byte[request.messageSize];
         // Random bytes: the body neither compresses nor repeats; seeded so runs send the same bytes.
         new Random(request.messageSize).nextBytes(payload);
-        this.limiter = request.ratePerSecond > 0 ? new UniformRateLimiter(request.ratePerSecond) : null;
         this.outstanding = mode == SendMode.ASYNC ? new Semaphore(Math.max(1, request.maxOutstanding)) : null;
     }
 
@@ -66,16 +92,21 @@ final class LoadGenerator {
             throw e;
         } catch (RuntimeException e) {
             generator.shutdownProducers();
-            throw new PrepareException("could not start producers against name server " + request.namesrv + ": " + e, e);
+            throw new PrepareException("could not start producers against name server(s) " + generator.namesrvs() + ": " + e, e);
         }
     }
 
     private static void validate(PrepareRequest r) throws PrepareException {
-        if (r.namesrv == null || r.namesrv.isBlank()) {
-            throw new PrepareException("prepare request without namesrv", null);
+        if (r.targets != null && r.targets.isEmpty()) {
+            throw new PrepareException("prepare request with an empty list of targets", null);
         }
-        if (r.topics == null || r.topics.isEmpty()) {
-            throw new PrepareException("prepare request without topics", null);
+        for (PrepareRequest.Target t : r.targets != null ? r.targets : List.of(new PrepareRequest.Target(r.namesrv, r.topics))) {
+            if (t == null || t.namesrv == null || t.namesrv.isBlank()) {
+                throw new PrepareException("prepare request without namesrv", null);
+            }
+            if (t.topics == null || t.topics.isEmpty()) {
+                throw new PrepareException("prepare request without topics", null);
+            }
         }
         if (r.threads < 1 || r.messageSize < 1 || r.producersPerTopic < 1 || r.sendTimeoutMs < 1) {
             throw new PrepareException("threads, messageSize, producersPerTopic and sendTimeoutMs must be positive", null);
@@ -87,30 +118,50 @@ final class LoadGenerator {
         }
     }
 
+    private String namesrvs() {
+        List<String> all = new ArrayList<>();
+        for (PrepareRequest.Target t : targetSpecs) {
+            all.add(t.namesrv);
+        }
+        return String.join(", ", all);
+    }
+
     private void startProducers() throws PrepareException {
         String group = "rmqpatch-bench-" + (request.runId == null ? "run" : request.runId);
-        for (String topic : request.topics) {
-            for (int p = 0; p < request.producersPerTopic; p++) {
-                DefaultMQProducer producer = new DefaultMQProducer(group);
-                producer.setNamesrvAddr(request.namesrv);
-                producer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-" + topic + "-" + p);
-                producer.setSendMsgTimeout(request.sendTimeoutMs);
-                producer.setVipChannelEnabled(false);
-                try {
-                    producer.start();
-                } catch (MQClientException e) {
-                    throw new PrepareException("producer for topic " + topic + " did not start: " + e.getErrorMessage(), e);
+        for (int t = 0; t < targetSpecs.size(); t++) {
+            PrepareRequest.Target spec = targetSpecs.get(t);
+            TargetProducers target = new TargetProducers();
+            targets.add(target);
+            for (String topic : spec.topics) {
+                for (int p = 0; p < request.producersPerTopic; p++) {
+                    DefaultMQProducer producer = new DefaultMQProducer(group);
+                    producer.setNamesrvAddr(spec.namesrv);
+                    // The target index keeps instances (and so connections) of different clusters apart.
+                    producer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-t" + t + "-" + topic + "-" + p);
+                    producer.setSendMsgTimeout(request.sendTimeoutMs);
+                    producer.setVipChannelEnabled(false);
+                    try {
+                        producer.start();
+                    } catch (MQClientException e) {
+                        throw new PrepareException("producer for topic " + topic + " did not start: " + e.getErrorMessage(), e);
+                    }
+                    target.producers.add(producer);
+                    target.topics.add(topic);
                 }
-                producers.add(producer);
-                producerTopics.add(topic);
             }
         }
     }
 
     private void awaitRoutes() throws PrepareException {
         long deadline = System.currentTimeMillis() + request.routeWaitMs;
-        for (String topic : request.topics) {
-            DefaultMQProducer producer = producers.get(producerTopics.indexOf(topic));
+        for (int t = 0; t < targetSpecs.size(); t++) {
+            awaitRoutes(targetSpecs.get(t), targets.get(t), deadline);
+        }
+    }
+
+    private void awaitRoutes(PrepareRequest.Target spec, TargetProducers target, long deadline) throws PrepareException {
+        for (String topic : spec.topics) {
+            DefaultMQProducer producer = target.producers.get(target.topics.indexOf(topic));
             String last = "no answer";
             while (true) {
                 try {
@@ -123,7 +174,7 @@ final class LoadGenerator {
                     last = e.getErrorMessage() == null ? String.valueOf(e) : e.getErrorMessage();
                 }
                 if (System.currentTimeMillis() > deadline) {
-                    throw new PrepareException("no usable route for topic " + topic + " from name server " + request.namesrv
+                    throw new PrepareException("no usable route for topic " + topic + " from name server " + spec.namesrv
                         + " after " + request.routeWaitMs / 1000.0 + " s (is the broker up and registered, and the topic created?): "
                         + firstLine(last), null);
                 }
@@ -141,9 +192,9 @@ final class LoadGenerator {
     synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
         phase = newPhase(begin);
-        if (limiter != null) {
-            limiter.start(begin);
-        }
+        // With several targets nothing is sent until the coordinator picks one: the first window then starts with
+        // the first switch, not with the start request.
+        route = request.targets != null ? new Route(PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
         running = true;
         for (int i = 0; i < request.threads; i++) {
             int index = i;
@@ -152,6 +203,40 @@ final class LoadGenerator {
             threads.add(t);
         }
         threads.forEach(Thread::start);
+    }
+
+    private UniformRateLimiter limiter(double ratePerSecond, long startNanos) {
+        if (!(ratePerSecond > 0)) {
+            return null;
+        }
+        UniformRateLimiter limiter = new UniformRateLimiter(ratePerSecond);
+        limiter.start(startNanos);
+        rateLimited = true;
+        return limiter;
+    }
+
+    /**
+     * Sends to target {@code index} from now on ({@link #PAUSE}: to none), at {@code ratePerSecond} (0 = unlimited) on a
+     * schedule that starts now, and returns the progress interval that ends here. A fresh schedule keeps a window that
+     * fell behind from pushing its backlog into the next target's window.
+     */
+    synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
+        if (index != PAUSE && (index < 0 || index >= targets.size())) {
+            throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets.size() - 1)
+                + ", or " + PAUSE + " to pause");
+        }
+        if (ratePerSecond < 0 || Double.isNaN(ratePerSecond) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException("rate must be 0 (unlimited) or a positive number of msg/s, not " + ratePerSecond);
+        }
+        route = new Route(index, index == PAUSE ? null : limiter(ratePerSecond, System.nanoTime()));
+        synchronized (routeChanged) {
+            routeChanged.notifyAll();
+        }
+        return progress();
+    }
+
+    int targetCount() {
+        return targets.size();
     }
 
     private PhaseStats newPhase(long startNanos) {
@@ -168,14 +253,31 @@ final class LoadGenerator {
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
-            DefaultMQProducer producer = producers.get(index % producers.size());
-            String topic = producerTopics.get(index % producers.size());
             while (running) {
-                long intended = limiter == null ? -1 : limiter.acquire(() -> running);
+                Route r = route;
+                if (r.target == PAUSE) {
+                    synchronized (routeChanged) {
+                        if (route == r && running) {
+                            // Bounded, so a stop (which does not notify) is seen promptly.
+                            routeChanged.wait(100);
+                        }
+                    }
+                    continue;
+                }
+                long intended = -1;
+                if (r.limiter != null) {
+                    intended = r.limiter.acquire(() -> running && route == r);
+                    if (route != r) {
+                        // Moved while waiting: the new target's schedule decides when this thread sends.
+                        continue;
+                    }
+                }
                 if (!running) {
                     break;
                 }
-                sendOne(producer, topic, intended);
+                TargetProducers target = targets.get(r.target);
+                int k = index % target.producers.size();
+                sendOne(target.producers.get(k), target.topics.get(k), intended);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -309,7 +411,7 @@ final class LoadGenerator {
             result.windowNanos = stopNanos - measureStartNanos;
             result.cpuNanos = stopCpu - measureStartCpu;
             result.latencyHistogram = Histograms.encode(window.cumulativeLatency());
-            if (limiter != null) {
+            if (rateLimited) {
                 result.sendDelayHistogram = Histograms.encode(window.cumulativeSendDelay());
             }
             result.byStatus = window.byStatus();
@@ -341,14 +443,16 @@ final class LoadGenerator {
     }
 
     private void shutdownProducers() {
-        for (DefaultMQProducer producer : producers) {
-            try {
-                producer.shutdown();
-            } catch (RuntimeException ignored) {
-                // Shutting down after a failure; the first error is the one that matters.
+        for (TargetProducers target : targets) {
+            for (DefaultMQProducer producer : target.producers) {
+                try {
+                    producer.shutdown();
+                } catch (RuntimeException ignored) {
+                    // Shutting down after a failure; the first error is the one that matters.
+                }
             }
         }
-        producers.clear();
+        targets.clear();
     }
 
     private static long processCpuNanos() {

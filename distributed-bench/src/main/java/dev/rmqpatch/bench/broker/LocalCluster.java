@@ -116,6 +116,8 @@ public final class LocalCluster implements AutoCloseable {
         /** Heap of every broker JVM (master and slave alike). */
         public String brokerHeap = "2g";
         public String namesrvHeap = "256m";
+        /** More flags for every broker JVM, after the heap (e.g. -XX:ActiveProcessorCount=2); fixed words, never user text. */
+        public List<String> brokerJvmOptions = new ArrayList<>();
         /** Confs, process output, logs ({@code home/logs/rocketmqlogs}) and the store go here. */
         public Path workDir;
         /** Keep the store after stop (for debugging); by default it is deleted. */
@@ -171,10 +173,12 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static Map<String, String> env(String heap, Path home) {
+    private static Map<String, String> env(String heap, Path home, List<String> jvmOptions) {
         Map<String, String> env = new LinkedHashMap<>();
         // user.home isolates logs (and anything else RocketMQ keeps under ~) in the run folder.
-        env.put("JAVA_OPT", "-Xms" + heap + " -Xmx" + heap + " -Duser.home=" + home);
+        StringBuilder opt = new StringBuilder("-Xms" + heap + " -Xmx" + heap + " -Duser.home=" + home);
+        jvmOptions.forEach(o -> opt.append(' ').append(o));
+        env.put("JAVA_OPT", opt.toString());
         // An inherited ROCKETMQ_HOME would make the bin scripts load another installation's jars.
         env.put("ROCKETMQ_HOME", null);
         return env;
@@ -186,7 +190,7 @@ public final class LocalCluster implements AutoCloseable {
             Files.createDirectories(master.home);
             Files.writeString(conf, "listenPort=" + ports.namesrv() + "\n");
             namesrv = ManagedProcess.start("name server", List.of(spec.dist.resolve("bin/mqnamesrv").toString(), "-c", conf.toString()),
-                env(spec.namesrvHeap, master.home), spec.workDir, spec.workDir.resolve("namesrv.out"));
+                env(spec.namesrvHeap, master.home, List.of()), spec.workDir, spec.workDir.resolve("namesrv.out"));
         } catch (IOException e) {
             throw new ClusterException("cannot start the name server from " + spec.dist + ": " + e.getMessage(), e);
         }
@@ -208,7 +212,7 @@ public final class LocalCluster implements AutoCloseable {
             Files.createDirectories(node.home);
             Files.writeString(node.conf, confText(node), StandardCharsets.UTF_8);
             node.process = ManagedProcess.start(node.name, List.of(spec.dist.resolve("bin/mqbroker").toString(), "-c", node.conf.toString()),
-                env(spec.brokerHeap, node.home), spec.workDir, node.output);
+                env(spec.brokerHeap, node.home, spec.brokerJvmOptions), spec.workDir, node.output);
         } catch (IOException e) {
             throw new ClusterException("cannot start the " + node.name + " from " + spec.dist + ": " + e.getMessage(), e);
         }

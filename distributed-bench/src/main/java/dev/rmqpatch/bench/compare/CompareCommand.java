@@ -4,6 +4,8 @@ import dev.rmqpatch.bench.ClientLogging;
 import dev.rmqpatch.bench.broker.Topology;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.efficiency.EfficiencyRunner;
+import dev.rmqpatch.bench.efficiency.PinMode;
 import dev.rmqpatch.bench.report.Metadata;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
@@ -24,12 +26,18 @@ import java.util.Set;
 /** {@code compare}: parses the command line into {@link CompareRunner.Options}. */
 public final class CompareCommand {
     public static final List<String> DEFAULT_VARIANTS = List.of("4.9.0", "4.9.0-tuned", "4.9.0-patched");
+    /** --efficiency answers the article's question, tuned against patched; two variants keep a run under 10 minutes. */
+    public static final List<String> DEFAULT_EFFICIENCY_VARIANTS = List.of("4.9.0-tuned", "4.9.0-patched");
     static final int DEFAULT_WARMUP = 12;
     static final int DEFAULT_DURATION = 10;
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
-        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology");
-    private static final Set<String> BOOLEANS = Set.of("--no-sink");
+        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology",
+        "--window", "--pairs", "--pin");
+    private static final Set<String> BOOLEANS = Set.of("--no-sink", "--efficiency", "--profile");
+    /** Saturation-mode options that mean nothing in efficiency mode, and the other way round. */
+    private static final List<String> SATURATION_ONLY = List.of("--rounds", "--duration", "--no-sink", "--ceiling");
+    private static final List<String> EFFICIENCY_ONLY = List.of("--window", "--pairs", "--pin");
 
     private CompareCommand() {
     }
@@ -45,10 +53,20 @@ public final class CompareCommand {
     public static CompareRunner.Options parse(String[] args) throws UsageException, IOException {
         Flags f = Flags.parse(args, VALUED, BOOLEANS);
         CompareRunner.Options o = new CompareRunner.Options();
+        o.efficiency = f.has("--efficiency");
+        o.profile = f.has("--profile");
+        for (String flag : o.efficiency ? SATURATION_ONLY : EFFICIENCY_ONLY) {
+            if (f.has(flag)) {
+                throw new UsageException(o.efficiency
+                    ? flag + " does not apply to --efficiency, which measures --pairs pairs of --window-second windows on warm brokers"
+                    : flag + " applies to --efficiency only");
+            }
+        }
         // compare.sh passes the repository root, so defaults do not depend on the caller's directory.
         Path root = Path.of(f.get("--repo-root", ".")).toAbsolutePath().normalize();
         Set<String> names = new LinkedHashSet<>();
-        for (String n : f.get("--variants", String.join(",", DEFAULT_VARIANTS)).split(",")) {
+        List<String> defaults = o.efficiency ? DEFAULT_EFFICIENCY_VARIANTS : DEFAULT_VARIANTS;
+        for (String n : f.get("--variants", String.join(",", defaults)).split(",")) {
             if (!n.isBlank() && !names.add(n.trim())) {
                 throw new UsageException("variant " + n.trim() + " given twice");
             }
@@ -87,7 +105,10 @@ public final class CompareCommand {
             throw new UsageException("--topology must be one of " + String.join(", ", Topology.labels()) + ", not '"
                 + f.get("--topology", null) + "'");
         }
-        o.workload = workload(f);
+        o.workload = workload(f, o.efficiency);
+        if (o.efficiency) {
+            efficiency(f, o, names);
+        }
         o.sink = !f.has("--no-sink");
         if (f.has("--ceiling")) {
             o.ceiling = dev.rmqpatch.bench.coordinator.RunCommand.ceiling(f.get("--ceiling", null));
@@ -107,10 +128,36 @@ public final class CompareCommand {
         return o;
     }
 
-    private static Workload workload(Flags f) throws UsageException, IOException {
+    private static void efficiency(Flags f, CompareRunner.Options o, Set<String> names) throws UsageException {
+        if (names.size() < 2) {
+            throw new UsageException("--efficiency compares variants with a baseline: give at least two in --variants, not " + names);
+        }
+        if (f.has("--rate")) {
+            double rate = f.doubleValue("--rate", 0, 0);
+            if (!(rate > 0)) {
+                throw new UsageException("--rate must be a positive number of msg/s with --efficiency (leave it out to let the rate probe "
+                    + "find one), not " + f.get("--rate", null));
+            }
+            o.rate = rate;
+        } else if (o.workload.producerRate() > 0) {
+            o.rate = o.workload.producerRate();
+        }
+        o.windowSeconds = f.intValue("--window", EfficiencyRunner.DEFAULT_WINDOW_SECONDS, 1);
+        o.pairs = f.intValue("--pairs", EfficiencyRunner.DEFAULT_PAIRS, 1);
+        try {
+            o.pin = PinMode.parse(f.get("--pin", PinMode.AUTO.label()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        // The agents get the rate with every switch; the workload itself stays unlimited.
+        o.workload = o.workload.withProducerRate(0);
+    }
+
+    private static Workload workload(Flags f, boolean efficiency) throws UsageException, IOException {
         try {
             Workload w = f.has("--workload") ? WorkloadParser.parse(Path.of(f.get("--workload", null)))
-                : Workload.defaults().withWarmupDurationSeconds(DEFAULT_WARMUP).withTestDurationSeconds(DEFAULT_DURATION);
+                : Workload.defaults().withWarmupDurationSeconds(efficiency ? EfficiencyRunner.DEFAULT_WARMUP_SECONDS : DEFAULT_WARMUP)
+                    .withTestDurationSeconds(DEFAULT_DURATION);
             if (f.has("--threads")) {
                 w = w.withThreadsPerAgent(f.intValue("--threads", 0, 1));
             }
@@ -120,7 +167,7 @@ public final class CompareCommand {
             if (f.has("--mode")) {
                 w = w.withSendMode(SendMode.parse(f.get("--mode", null)));
             }
-            if (f.has("--rate")) {
+            if (f.has("--rate") && !efficiency) {
                 w = w.withProducerRate(f.doubleValue("--rate", 0, 0));
             }
             if (f.has("--warmup")) {
@@ -139,10 +186,20 @@ public final class CompareCommand {
         CompareRunner.Options o = parse(args);
         Files.createDirectories(o.outDir);
         ClientLogging.configure(o.outDir.resolve("logs"));
-        out.printf("comparing %s, %d round(s), baseline %s, topology %s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.topology,
-            o.workload, o.outDir);
         try {
-            new CompareRunner(o, out).run();
+            if (o.efficiency) {
+                Workload w = o.workload;
+                out.printf("comparing %s in efficiency mode: %d pair(s) of %d s windows, rate %s, --pin %s%s, baseline %s, topology %s; "
+                        + "%d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, warm-up %d s per variant; output %s%n", o.variants, o.pairs,
+                    o.windowSeconds, o.rate == null ? "from the probe" : String.format("%,.0f msg/s", o.rate), o.pin.label(),
+                    o.profile ? ", profiled" : "", o.baseline, o.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), o.agents,
+                    w.threadsPerAgent(), w.sendMode().label(), w.warmupDurationSeconds(), o.outDir);
+                new EfficiencyRunner(o, out).run();
+            } else {
+                out.printf("comparing %s, %d round(s), baseline %s, topology %s%s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.topology,
+                    o.profile ? ", profiled" : "", o.workload, o.outDir);
+                new CompareRunner(o, out).run();
+            }
             return 0;
         } catch (CompareRunner.CompareFailedException e) {
             System.err.println("compare failed: " + e.getMessage());

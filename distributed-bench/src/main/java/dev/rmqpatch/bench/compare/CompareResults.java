@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,10 +12,16 @@ public final class CompareResults {
     /** "ok", "failed" (with error) or "running" (written after every round, so an interrupted run leaves a file). */
     public String status = "running";
     public String error;
+    /** This mode; compare --efficiency writes {@link dev.rmqpatch.bench.efficiency.EfficiencyResults} with "efficiency". */
+    public final String mode = "saturation";
+    /** The --rate of every round, total msg/s; 0 = unlimited (the agents saturate the broker). */
+    public double rateMsgPerS;
     public String baseline;
     public List<VariantResult> variants = new ArrayList<>();
     /** The harness ceiling: the same workload against the no-op sink; null with --no-sink. */
     public Ceiling harnessCeiling;
+    /** compare --profile: how the profiles were taken, and the baseline's top methods across variants. */
+    public ProfileSet.Comparison profile;
     public List<String> warnings = new ArrayList<>();
     public Map<String, Object> metadata = new LinkedHashMap<>();
 
@@ -41,6 +48,8 @@ public final class CompareResults {
         public Map<String, Boolean> rangeOverlapsBaseline = new LinkedHashMap<>();
         public long failedSends;
         public List<RoundResult> rounds = new ArrayList<>();
+        /** compare --profile: this variant's profile over all its rounds' measured windows. */
+        public ProfileSet.VariantProfile profile;
     }
 
     /** One round of one variant; the full run result is in resultFile. */

@@ -13,13 +13,16 @@ import dev.rmqpatch.bench.coordinator.RunFailedException;
 import dev.rmqpatch.bench.coordinator.RunResult;
 import dev.rmqpatch.bench.coordinator.RunSpec;
 import dev.rmqpatch.bench.proc.ManagedProcess;
-import dev.rmqpatch.bench.report.Metadata;
+import dev.rmqpatch.bench.profile.AsyncProfiler;
+import dev.rmqpatch.bench.profile.BrokerProfiling;
+import dev.rmqpatch.bench.profile.CollapsedStacks;
+import dev.rmqpatch.bench.profile.ProfileSet;
+import dev.rmqpatch.bench.profile.ProfiledJvm;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.sink.SinkMain;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +31,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Runs the interleaved rounds of a comparison and writes results.json, table.txt and chart.png. */
 public final class CompareRunner {
@@ -47,6 +49,15 @@ public final class CompareRunner {
         public boolean sink = true;
         public Double ceiling;
         public String commandLine;
+        /** --efficiency: paired fixed-rate windows on warm brokers ({@link dev.rmqpatch.bench.efficiency.EfficiencyRunner}). */
+        public boolean efficiency;
+        /** --efficiency: total msg/s of the measured windows; null = found by the rate probe. */
+        public Double rate;
+        public int windowSeconds = dev.rmqpatch.bench.efficiency.EfficiencyRunner.DEFAULT_WINDOW_SECONDS;
+        public int pairs = dev.rmqpatch.bench.efficiency.EfficiencyRunner.DEFAULT_PAIRS;
+        public dev.rmqpatch.bench.efficiency.PinMode pin = dev.rmqpatch.bench.efficiency.PinMode.AUTO;
+        /** --profile: async-profiler on the brokers (saturation: in the measured windows; efficiency: in extra windows). */
+        public boolean profile;
     }
 
     private final Options o;
@@ -54,6 +65,11 @@ public final class CompareRunner {
     private final CompareResults results = new CompareResults();
     private final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
     private final long started = System.nanoTime();
+    private BrokerProfiling profiling;
+    private final Map<String, CollapsedStacks> profiles = new LinkedHashMap<>();
+    private final Map<String, Integer> profiledWindows = new LinkedHashMap<>();
+    private final List<String> profileWarnings = new ArrayList<>();
+    private String profileTable;
     /** How long a slave may take, after the load stopped, to apply what the master already pushed. */
     private static final Duration SLAVE_CATCH_UP = Duration.ofSeconds(10);
 
@@ -76,6 +92,7 @@ public final class CompareRunner {
             }
         }
         results.baseline = o.baseline;
+        results.rateMsgPerS = o.workload.producerRate();
         describe();
         for (Variant v : o.variants) {
             CompareResults.VariantResult r = new CompareResults.VariantResult();
@@ -88,6 +105,9 @@ public final class CompareRunner {
         }
         List<AgentClient> agents = new ArrayList<>();
         try (BrokerAdmin admin = new BrokerAdmin()) {
+            if (o.profile) {
+                profiling = BrokerProfiling.open();
+            }
             out.printf("starting %d agent JVM(s) ...%n", o.agents);
             agents.addAll(LocalAgents.launch(o.agents, o.outDir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
             if (o.ceiling != null) {
@@ -110,104 +130,36 @@ public final class CompareRunner {
                 measureCeiling(agents, admin);
             }
             results.status = "ok";
-        } catch (RunFailedException | LocalCluster.ClusterException | IOException | RuntimeException e) {
+        } catch (RunFailedException | LocalCluster.ClusterException | AsyncProfiler.ProfilerException | IOException | RuntimeException e) {
             results.status = "failed";
             results.error = e.getMessage();
             throw new CompareFailedException(e.getMessage(), e);
         } finally {
             LocalAgents.stop(agents);
+            writeProfiles();
+            if (profiling != null) {
+                profiling.close();
+            }
             finish();
         }
         return results;
     }
 
     private Map<String, String> overrides(Variant v) {
-        Map<String, String> all = new LinkedHashMap<>(v.overrides(Runtime.getRuntime().availableProcessors()));
-        all.putAll(o.brokerSettings);
-        return all;
+        return ComparisonMetadata.overrides(v, o);
     }
 
     private void describe() {
-        Map<String, Object> m = results.metadata;
-        m.put("command", o.commandLine);
-        m.put("startedAt", Instant.now().toString());
-        m.put("rounds", o.rounds);
-        m.put("order", "interleaved: every round runs each variant once, in --variants order");
-        m.put("workload", workloadView());
-        m.put("agents", o.agents);
-        m.put("agentJvmOptions", agentJvmOptions());
-        m.put("brokerHeap", o.brokerHeap);
-        m.put("topology", o.topology.label());
-        m.put("topologyDescription", o.topology.description());
-        m.put("machine", Metadata.machine());
-        m.put("coordinatorJvm", Metadata.coordinatorJvm());
-        Map<String, Object> dists = new LinkedHashMap<>();
-        for (Variant v : o.variants) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("distribution", v.dist(o.distDir).toString());
-            d.put("conf", v.confName());
-            d.put("confOverrides", overrides(v));
-            d.put("jars", checksums(v.dist(o.distDir).resolve("lib")));
-            dists.put(v.name(), d);
-        }
-        m.put("variants", dists);
-        String jar = System.getProperty("java.class.path").split(java.io.File.pathSeparator)[0];
-        if (jar.endsWith(".jar")) {
-            m.put("benchJar", Map.of("path", Path.of(jar).toAbsolutePath().toString(), "sha256", Metadata.sha256(Path.of(jar))));
-        }
+        Map<String, Object> mode = new LinkedHashMap<>();
+        mode.put("rounds", o.rounds);
+        mode.put("order", "interleaved: every round runs each variant once, in --variants order");
+        ComparisonMetadata.describe(o, results.metadata, mode, agentJvmOptions());
     }
 
     private static List<String> agentJvmOptions() {
         List<String> all = new ArrayList<>(LocalJvm.NIO_OPENS);
         all.addAll(LocalAgents.DEFAULT_JVM_OPTIONS);
         return all;
-    }
-
-    private Object workloadView() {
-        Workload w = o.workload;
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("name", w.name());
-        v.put("topics", w.topics());
-        v.put("partitionsPerTopic", w.partitionsPerTopic());
-        v.put("messageSize", w.messageSize());
-        v.put("producersPerTopic", w.producersPerTopic());
-        v.put("producerRate", w.producerRate());
-        v.put("warmupDurationSeconds", w.warmupDurationSeconds());
-        v.put("testDurationSeconds", w.testDurationSeconds());
-        v.put("threadsPerAgent", w.threadsPerAgent());
-        v.put("sendMode", w.sendMode().label());
-        return v;
-    }
-
-    /** sha256 of the RocketMQ and rmqpatch jars (what differs between variants), and of all jars together. */
-    static Map<String, String> checksums(Path lib) {
-        Map<String, String> all = new TreeMap<>();
-        try (DirectoryStream<Path> jars = Files.newDirectoryStream(lib, "*.jar")) {
-            for (Path jar : jars) {
-                all.put(jar.getFileName().toString(), Metadata.sha256(jar));
-            }
-        } catch (IOException e) {
-            return Map.of("error", "cannot list " + lib + ": " + e.getMessage());
-        }
-        Map<String, String> shown = new TreeMap<>();
-        StringBuilder combined = new StringBuilder();
-        all.forEach((name, sha) -> {
-            combined.append(name).append(' ').append(sha).append('\n');
-            if (name.startsWith("rocketmq-") || name.startsWith("rmqpatch-")) {
-                shown.put(name, sha);
-            }
-        });
-        shown.put("all-lib-jars", sha256(combined.toString()));
-        return shown;
-    }
-
-    private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private void measureCeiling(List<AgentClient> agents, BrokerAdmin admin) throws IOException, RunFailedException {
@@ -270,9 +222,7 @@ public final class CompareRunner {
         RunResult r;
         try (LocalCluster cluster = LocalCluster.start(cs, admin)) {
             if (round == 1) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> d = (Map<String, Object>) ((Map<String, Object>) results.metadata.get("variants")).get(v.name());
-                d.put("brokerCommandLine", cluster.brokerCommandLine());
+                ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
             }
             Map<String, List<Long>> roles = roles(agents);
             roles.put("broker", List.of(cluster.brokerPid()));
@@ -286,8 +236,16 @@ public final class CompareRunner {
             spec.namesrv = cluster.namesrvAddr();
             spec.label = label;
             List<ManagedProcess> watched = cluster.processes();
+            ProfiledJvm profiled = profiling == null ? null : profiling.session(cluster.brokerPid());
+            Coordinator coordinator = new Coordinator(agents, admin, probe, watched, out);
+            if (profiled != null) {
+                coordinator.withWindowListener(new ProfiledWindow(profiled, label));
+            }
             try {
-                r = new Coordinator(agents, admin, probe, watched, out).run(spec);
+                r = coordinator.run(spec);
+                if (profiled != null) {
+                    collectProfile(v.name(), profiled, dir.resolve("profile.collapsed"), label);
+                }
             } catch (RunFailedException e) {
                 ResultsFile.write(dir.resolve("result.json"), e.partial());
                 throw new RunFailedException("[" + label + "] " + e.getMessage() + " (logs: " + dir + ")", e.partial(), e);
@@ -304,6 +262,70 @@ public final class CompareRunner {
             r.latencyMs.p99 == null ? "-" : String.format("%.2f", r.latencyMs.p99),
             r.broker == null || r.broker.cpuUsPerMsg == null ? "-" : String.format("%.1f", r.broker.cpuUsPerMsg),
             r.broker == null || r.broker.storedBytesPerMsg == null ? "-" : String.format("%.1f", r.broker.storedBytesPerMsg));
+    }
+
+    /** Profiles exactly the coordinator's measurement window; trouble becomes a warning, never a failed round. */
+    private final class ProfiledWindow implements Coordinator.WindowListener {
+        private final ProfiledJvm jvm;
+        private final String label;
+
+        ProfiledWindow(ProfiledJvm jvm, String label) {
+            this.jvm = jvm;
+            this.label = label;
+        }
+
+        @Override
+        public void opening() {
+            try {
+                jvm.resume();
+            } catch (AsyncProfiler.ProfilerException e) {
+                profileWarnings.add("[" + label + "] not profiled: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public void closed() {
+            try {
+                jvm.pause();
+            } catch (AsyncProfiler.ProfilerException e) {
+                profileWarnings.add("[" + label + "] profiler did not stop: " + e.getMessage());
+            }
+        }
+    }
+
+    private void collectProfile(String variant, ProfiledJvm jvm, Path file, String label) {
+        try {
+            if (jvm.dump(file)) {
+                profiles.computeIfAbsent(variant, k -> new CollapsedStacks()).addAll(CollapsedStacks.read(file));
+                profiledWindows.merge(variant, jvm.windows(), Integer::sum);
+            }
+        } catch (AsyncProfiler.ProfilerException | IOException | IllegalArgumentException e) {
+            profileWarnings.add("[" + label + "] profile not collected: " + e.getMessage());
+        }
+    }
+
+    /** Flame graphs, the area table and the results views from every round's profile. */
+    private void writeProfiles() {
+        if (profiling == null || profiling.event() == null || profiles.isEmpty()) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        for (Variant v : o.variants) {
+            names.add(v.name());
+        }
+        ProfileSet set = new ProfileSet(names, o.baseline, profiling.event(), "profiled in the measured window of every round, every variant "
+            + "alike; the profiler's own cost (about 1-3% at this interval) is inside the CPU/msg figures of all variants");
+        profiles.forEach((v, stacks) -> set.add(v, stacks, profiledWindows.getOrDefault(v, 0)));
+        try {
+            set.write(o.outDir);
+            for (CompareResults.VariantResult v : results.variants) {
+                v.profile = set.variantViews().get(v.name);
+            }
+            results.profile = set.comparison();
+            profileTable = set.table();
+        } catch (IOException | RuntimeException e) {
+            profileWarnings.add("could not write the profiles: " + e.getMessage());
+        }
     }
 
     private Replication replication(LocalCluster cluster, BrokerAdmin admin, RunResult r, String label, Path dir)
@@ -347,6 +369,7 @@ public final class CompareRunner {
         }
         Summarizer.relate(results.variants, results.baseline);
         results.warnings = Summarizer.warnings(results);
+        results.warnings.addAll(profileWarnings);
     }
 
     private String elapsed() {
@@ -361,7 +384,7 @@ public final class CompareRunner {
         results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
         try {
             ResultsFile.write(o.outDir.resolve("results.json"), results);
-            String table = CompareTable.render(results, o.rounds);
+            String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
             Files.writeString(o.outDir.resolve("table.txt"), table);
             ChartWriter.write(results, o.outDir.resolve("chart.png"));
             out.println();
@@ -369,7 +392,8 @@ public final class CompareRunner {
             if (results.error != null) {
                 out.println("ERROR: " + results.error);
             }
-            out.printf("%nresults: %s (chart.png, table.txt; %s elapsed)%n", o.outDir.resolve("results.json"), elapsed());
+            out.printf("%nresults: %s (chart.png, table.txt%s; %s elapsed)%n", o.outDir.resolve("results.json"),
+                results.profile == null ? "" : ", flame-<variant>.html", elapsed());
         } catch (IOException | RuntimeException e) {
             out.println("could not write the results to " + o.outDir + ": " + e);
         }

@@ -8,6 +8,7 @@ import dev.rmqpatch.bench.protocol.Json;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.protocol.StartRequest;
+import dev.rmqpatch.bench.protocol.TargetRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,6 +75,11 @@ public final class AgentClient {
 
     public ProgressReport progress() throws AgentFailure {
         return call("GET", "/progress", null, ProgressReport.class, Duration.ofSeconds(10));
+    }
+
+    /** Moves the load to another prepared target at a new rate; the answer is the progress interval that ended. */
+    public ProgressReport target(int target, double ratePerSecond) throws AgentFailure {
+        return call("POST", "/target", new TargetRequest(target, ratePerSecond), ProgressReport.class, Duration.ofSeconds(10));
     }
 
     public AgentResult stop(Duration timeout) throws AgentFailure {

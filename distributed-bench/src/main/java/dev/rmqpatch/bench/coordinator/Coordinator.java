@@ -7,7 +7,6 @@ import dev.rmqpatch.bench.broker.BrokerSample;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.bench.proc.ManagedProcess;
 import dev.rmqpatch.bench.protocol.AgentResult;
-import dev.rmqpatch.bench.protocol.AgentStatus;
 import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
@@ -20,10 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
@@ -38,12 +33,25 @@ public final class Coordinator {
     private static final long START_DELAY_MS = 300;
 
     private final List<AgentClient> agents;
+    private final AgentGroup group;
     private final BrokerAdmin admin;
     private final BrokerProbe probe;
     private final JmxBrokerProbe jmx;
     private final List<ManagedProcess> watched;
     private final PrintStream out;
-    private final ExecutorService calls;
+    private WindowListener windowListener;
+
+    /**
+     * Told when the measurement window opens and closes, e.g. to profile exactly that window. It must not fail the run:
+     * what goes wrong in it is its own to report.
+     */
+    public interface WindowListener {
+        /** Just before the agents start measuring (before the broker's first sample). */
+        void opening();
+
+        /** Just after the broker's last sample of the window. */
+        void closed();
+    }
 
     /**
      * @param probe broker-side figures, or null for none
@@ -58,23 +66,30 @@ public final class Coordinator {
      */
     public Coordinator(List<AgentClient> agents, BrokerAdmin admin, BrokerProbe probe, JmxBrokerProbe jmx, List<ManagedProcess> watched,
                        PrintStream out) {
-        if (agents.isEmpty()) {
-            throw new IllegalArgumentException("a run needs at least one agent");
-        }
-        this.agents = List.copyOf(agents);
+        this.group = new AgentGroup(agents);
+        this.agents = group.agents();
         this.admin = admin;
         this.probe = probe;
         this.jmx = jmx;
         this.watched = List.copyOf(watched);
         this.out = out;
-        this.calls = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "coordinator-call");
-            t.setDaemon(true);
-            return t;
-        });
+    }
+
+    /** Sets the listener of the measurement window (at most one); returns this. */
+    public Coordinator withWindowListener(WindowListener listener) {
+        this.windowListener = listener;
+        return this;
     }
 
     public RunResult run(RunSpec spec) throws RunFailedException {
+        try {
+            return runOnce(spec);
+        } finally {
+            group.close();
+        }
+    }
+
+    private RunResult runOnce(RunSpec spec) throws RunFailedException {
         RunResult result = new RunResult();
         result.label = spec.label;
         result.runId = spec.runId;
@@ -95,11 +110,17 @@ public final class Coordinator {
             long[] errorsSoFar = {0};
             tick(spec, "warm-up", spec.workload.warmupDurationSeconds(), result, errorsSoFar);
 
+            if (windowListener != null) {
+                windowListener.opening();
+            }
             forAll(AgentClient::measure);
             BrokerSample before = sampleBroker(result);
             errorsSoFar[0] = 0;
             tick(spec, "measure", spec.workload.testDurationSeconds(), result, errorsSoFar);
             BrokerSample after = sampleBroker(result);
+            if (windowListener != null) {
+                windowListener.closed();
+            }
             Duration stopTimeout = Duration.ofMillis(spec.sendTimeoutMs + 30_000L);
             List<AgentResult> results = forAll(a -> a.stop(stopTimeout));
             started = false;
@@ -116,11 +137,9 @@ public final class Coordinator {
             result.error = e.getMessage();
             result.finishedAt = Instant.now().toString();
             if (started) {
-                resetQuietly();
+                group.resetQuietly();
             }
             throw new RunFailedException(e.getMessage(), result, e);
-        } finally {
-            calls.shutdownNow();
         }
     }
 
@@ -143,13 +162,7 @@ public final class Coordinator {
     }
 
     private void probeAgents() throws AgentFailure {
-        List<AgentStatus> statuses = forAll(AgentClient::status);
-        for (int i = 0; i < agents.size(); i++) {
-            if (!"IDLE".equals(statuses.get(i).state)) {
-                // Left over from a run whose coordinator gave up; a new run starts clean.
-                agents.get(i).reset();
-            }
-        }
+        group.resetBusy();
     }
 
     private void createTopics(RunSpec spec) throws BrokerAdmin.AdminException, Abort {
@@ -228,11 +241,9 @@ public final class Coordinator {
                 throw new Abort(p.describeState());
             }
         }
-        for (AgentClient a : agents) {
-            String death = a.deathNotice();
-            if (death != null) {
-                throw new Abort(death);
-            }
+        String death = group.deathNotice();
+        if (death != null) {
+            throw new Abort(death);
         }
     }
 
@@ -313,60 +324,8 @@ public final class Coordinator {
         return v;
     }
 
-    private void resetQuietly() {
-        List<CompletableFuture<Void>> resets = new ArrayList<>();
-        for (AgentClient a : agents) {
-            resets.add(CompletableFuture.runAsync(() -> {
-                try {
-                    if (a.deathNotice() == null) {
-                        a.reset();
-                    }
-                } catch (AgentFailure ignored) {
-                    // The run already failed; the first error is what gets reported.
-                }
-            }, calls));
-        }
-        try {
-            CompletableFuture.allOf(resets.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
-        } catch (Exception ignored) {
-            // Best effort.
-        }
-    }
-
-    /** A call on one agent. */
-    private interface AgentCall<T> {
-        T call(AgentClient agent) throws AgentFailure;
-    }
-
-    /** Calls every agent in parallel; the first failure (a dead agent's preferred) is thrown after all answered. */
-    private <T> List<T> forAll(AgentCall<T> call) throws AgentFailure {
-        List<CompletableFuture<T>> futures = new ArrayList<>();
-        for (AgentClient a : agents) {
-            futures.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return call.call(a);
-                } catch (AgentFailure e) {
-                    throw new CompletionException(e);
-                }
-            }, calls));
-        }
-        List<T> results = new ArrayList<>();
-        AgentFailure failure = null;
-        for (CompletableFuture<T> f : futures) {
-            try {
-                results.add(f.join());
-            } catch (CompletionException e) {
-                AgentFailure af = e.getCause() instanceof AgentFailure ? (AgentFailure) e.getCause()
-                    : new AgentFailure("?", "agent call failed: " + e.getCause(), e.getCause());
-                if (failure == null || (af.getMessage().contains("exited with code") && !failure.getMessage().contains("exited with code"))) {
-                    failure = af;
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        return results;
+    private <T> List<T> forAll(AgentGroup.AgentCall<T> call) throws AgentFailure {
+        return group.forAll(call);
     }
 
     private static void sleep(long ms) throws Abort {

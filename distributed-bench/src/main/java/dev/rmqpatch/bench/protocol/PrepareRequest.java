@@ -7,6 +7,12 @@ public final class PrepareRequest {
     public String runId;
     public String namesrv;
     public List<String> topics;
+    /**
+     * Clusters to switch the load between ({@code compare --efficiency}): the agent starts producers for each; after
+     * {@code POST /start} it sends nothing until {@code POST /target} picks one. Null: one target, {@link #namesrv} and
+     * {@link #topics}, loaded from the start.
+     */
+    public List<Target> targets;
     /** Queues the coordinator created per topic; the agent checks that its route shows as many. */
     public int partitionsPerTopic;
     public int messageSize;
@@ -21,4 +27,18 @@ public final class PrepareRequest {
     public int maxOutstanding;
     /** How long to wait for the topics' routes to appear at the name server before giving up. */
     public int routeWaitMs = 15_000;
+
+    /** One cluster the load can be sent to. */
+    public static final class Target {
+        public String namesrv;
+        public List<String> topics;
+
+        public Target() {
+        }
+
+        public Target(String namesrv, List<String> topics) {
+            this.namesrv = namesrv;
+            this.topics = topics;
+        }
+    }
 }

@@ -44,7 +44,10 @@ class CompareMsSyncIT {
         JsonObject results = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", results.get("status").getAsString(), printed);
         assertEquals("ms-sync", results.getAsJsonObject("metadata").get("topology").getAsString());
-        assertTrue(results.getAsJsonArray("warnings").isEmpty(), results.getAsJsonArray("warnings").toString());
+        // Other load on a shared CI machine is reported as a warning too; it says nothing about replication.
+        for (var w : results.getAsJsonArray("warnings")) {
+            assertTrue(w.getAsString().contains("the machine was not quiet"), results.getAsJsonArray("warnings").toString());
+        }
         JsonObject round = results.getAsJsonArray("variants").get(0).getAsJsonObject().getAsJsonArray("rounds").get(0).getAsJsonObject();
         Path roundDir = out.resolve(round.get("resultFile").getAsString()).getParent();
 

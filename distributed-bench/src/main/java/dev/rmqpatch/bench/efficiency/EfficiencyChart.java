@@ -1,0 +1,141 @@
+package dev.rmqpatch.bench.efficiency;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * chart.png of an efficiency run, three panels: broker CPU per message of every window in the interval over the run
+ * (drift and pairing visible), every pair's ratio to the baseline with the estimate and its 95% interval, and p99
+ * latency per window (the rate was below saturation if it stayed flat).
+ */
+public final class EfficiencyChart {
+    private static final Color[] COLORS = {new Color(0x1F, 0x77, 0xB4), new Color(0xD6, 0x27, 0x28), new Color(0x2C, 0xA0, 0x2C),
+        new Color(0xFF, 0x7F, 0x0E), new Color(0x94, 0x67, 0xBD), new Color(0x8C, 0x56, 0x4B)};
+
+    private EfficiencyChart() {
+    }
+
+    public static void write(EfficiencyResults r, Path png) throws IOException {
+        List<Chart<?, ?>> charts = new ArrayList<>();
+        charts.add(perWindow(r, "Broker CPU per message, windows in the interval", "us/msg", w -> w.brokerCpuUsPerMsg));
+        charts.add(ratios(r));
+        charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));
+        String file = png.toString();
+        String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
+        BitmapEncoder.saveBitmap(charts, 1, charts.size(), base, BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static XYChart chart(String title, String xTitle, String yTitle) {
+        XYChart chart = new XYChartBuilder().width(560).height(420).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
+        chart.getStyler().setMarkerSize(7);
+        chart.getStyler().setSeriesColors(COLORS);
+        return chart;
+    }
+
+    private static XYChart perWindow(EfficiencyResults r, String title, String unit, Function<Window, Double> figure) {
+        XYChart chart = chart(title, "window", unit);
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            List<Number> x = new ArrayList<>();
+            List<Number> y = new ArrayList<>();
+            for (Window w : r.windows) {
+                Double value = figure.apply(w);
+                if (w.inInterval && w.variant.equals(v.name) && value != null) {
+                    x.add(w.index);
+                    y.add(value);
+                }
+            }
+            if (!x.isEmpty()) {
+                XYSeries s = chart.addSeries(v.name, x, y);
+                s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                s.setMarker(SeriesMarkers.CIRCLE);
+            }
+        }
+        placeholderIfEmpty(chart);
+        return chart;
+    }
+
+    private static XYChart ratios(EfficiencyResults r) {
+        XYChart chart = chart("CPU/msg ratio to " + r.baseline + " per pair (grey: 1.0)", "pair", "ratio");
+        var pairs = EfficiencySummary.measuredPairs(r.windows, r.pinning.applied);
+        int color = 1;
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            if (v.name.equals(r.baseline) || v.brokerCpuUsPerMsg == null || v.brokerCpuUsPerMsg.ratio == null) {
+                continue;
+            }
+            List<Number> x = new ArrayList<>();
+            List<Number> y = new ArrayList<>();
+            pairs.forEach((pair, windows) -> {
+                Window a = windows.get(v.name);
+                Window b = windows.get(r.baseline);
+                if (a != null && b != null && a.inInterval && b.inInterval) {
+                    x.add(pair);
+                    y.add(a.brokerCpuUsPerMsg / b.brokerCpuUsPerMsg);
+                }
+            });
+            if (x.isEmpty()) {
+                continue;
+            }
+            Color c = COLORS[color++ % COLORS.length];
+            XYSeries points = chart.addSeries(v.name + " pairs", x, y);
+            points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            points.setMarker(SeriesMarkers.CIRCLE);
+            points.setMarkerColor(c);
+            List<Number> ends = List.of(x.get(0), x.get(x.size() - 1));
+            double[] ci = v.brokerCpuUsPerMsg.ratioCi95;
+            line(chart, v.name + " " + String.format(java.util.Locale.ROOT, "%.3f", v.brokerCpuUsPerMsg.ratio)
+                + (ci == null ? "" : String.format(java.util.Locale.ROOT, ", CI %.3f-%.3f (dashed)", ci[0], ci[1])), ends,
+                v.brokerCpuUsPerMsg.ratio, c, false).setShowInLegend(true);
+            if (ci != null) {
+                line(chart, v.name + " 95% CI low", ends, ci[0], c, true);
+                line(chart, v.name + " 95% CI high", ends, ci[1], c, true);
+            }
+        }
+        if (!chart.getSeriesMap().isEmpty()) {
+            List<Number> all = new ArrayList<>();
+            for (XYSeries s : chart.getSeriesMap().values()) {
+                for (double d : s.getXData()) {
+                    all.add(d);
+                }
+            }
+            double min = all.stream().mapToDouble(Number::doubleValue).min().orElse(0);
+            double max = all.stream().mapToDouble(Number::doubleValue).max().orElse(1);
+            line(chart, "1.0", List.of(min, max), 1.0, Color.GRAY, true);
+        }
+        placeholderIfEmpty(chart);
+        return chart;
+    }
+
+    /** A horizontal line; only solid ones are named in the legend, which has room for a few entries only. */
+    private static XYSeries line(XYChart chart, String name, List<Number> x, double y, Color color, boolean dashed) {
+        XYSeries s = chart.addSeries(name, x, List.of(y, y));
+        s.setShowInLegend(!dashed);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineColor(color);
+        s.setLineStyle(dashed ? new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f)
+            : new BasicStroke(2f));
+        return s;
+    }
+
+    private static void placeholderIfEmpty(XYChart chart) {
+        if (chart.getSeriesMap().isEmpty()) {
+            XYSeries s = chart.addSeries("no data", List.of(0), List.of(0));
+            s.setMarker(SeriesMarkers.NONE);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.profile.ProfileSet;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The results.json of {@code compare --efficiency}; fields are documented in distributed-bench/README.md. */
+public final class EfficiencyResults {
+    /** "ok", "failed" (with error; what was measured is still there) or "running" (written after every phase). */
+    public String status = "running";
+    public String error;
+    public final String mode = "efficiency";
+    public String baseline;
+    /** The fixed total send rate of the measured windows, msg/s. */
+    public Double rateMsgPerS;
+    /** "probe" (found by the warm-up and rate check) or "--rate". */
+    public String rateSource;
+    public int windowSeconds;
+    /** Pairs asked for (--pairs) and pairs measured in the kept pinning state. */
+    public int pairsPlanned;
+    public int pairsMeasured;
+    public String estimator;
+    public Pinning pinning = new Pinning();
+    public Probe probe = new Probe();
+    public List<VariantResult> variants = new ArrayList<>();
+    /** compare --profile: how the profiles were taken, and the baseline's top methods across variants. */
+    public ProfileSet.Comparison profile;
+    /** Every window of the run, warm-up included, in run order. */
+    public List<Window> windows = new ArrayList<>();
+    public List<String> warnings = new ArrayList<>();
+    public Map<String, Object> metadata = new LinkedHashMap<>();
+
+    /** One variant over the windows of the interval. */
+    public static final class VariantResult {
+        public String name;
+        public String distribution;
+        public String conf;
+        public Map<String, String> confOverrides;
+        public CpuFigure brokerCpuUsPerMsg;
+        /** ms-sync only: the slave JVM's CPU per message the master stored, over the same windows. */
+        public WindowStats slaveCpuUsPerMsg;
+        public WindowStats storedBytesPerMsg;
+        public WindowStats storedMsgPerS;
+        public WindowStats gcPauseMs;
+        public WindowStats otherCpuCores;
+        /** Latency of the interval's windows, their histograms merged. */
+        public LatencySummary latencyMs;
+        /** Stored msg/s in this variant's last unlimited warm-up window: the probe's saturation estimate. */
+        public Double saturatedMsgPerS;
+        /** Measured windows (kept pinning state, not profiled) that missed the rate or lost sends. */
+        public int windowsNotUsable;
+        public long failedSends;
+        public ProfileSet.VariantProfile profile;
+    }
+
+    /** Broker CPU per message: the variant's own median over its windows, and for non-baseline variants the paired ratio. */
+    public static final class CpuFigure {
+        public Double median;
+        public Double min;
+        public Double max;
+        public int windows;
+        /** Geometric mean of the per-pair ratios to the baseline; null for the baseline itself. */
+        public Double ratio;
+        /** [low, high], 95% percentile bootstrap over pairs. */
+        public double[] ratioCi95;
+        /** [low, high], 95% Student-t interval on the log ratios: the small-sample check. */
+        public double[] ratioCi95TCheck;
+        /** Half the interval's width relative to the ratio: 0.03 is about ±3%. */
+        public Double halfWidth;
+        /** Standard deviation of the per-pair log ratios: the scatter of one pair. */
+        public Double sdLogRatio;
+        public Integer pairs;
+        /** "resolved" when both intervals exclude 1.0 over at least {@link EfficiencySummary#MIN_PAIRS_FOR_VERDICT} pairs, else "unresolved". */
+        public String verdict;
+    }
+
+    /** Median, min and max of a figure over a variant's interval windows. */
+    public static final class WindowStats {
+        public Double median;
+        public Double min;
+        public Double max;
+        public int windows;
+    }
+
+    /** What was pinned and why. */
+    public static final class Pinning {
+        /** --pin: auto, on or off. */
+        public String mode;
+        /** Whether the interval's windows ran pinned. */
+        public boolean applied;
+        public List<Integer> brokerCpus;
+        public List<Integer> otherCpus;
+        /** -XX:ActiveProcessorCount given to brokers and agents, pinned or not, so the JVMs size their threads alike. */
+        public int activeProcessorCount;
+        public String description;
+        /** The processes pinned the last time pinning was applied: "brokers" and "others" (name servers, slaves, agents, jstat, coordinator). */
+        public Map<String, List<Long>> pinnedPids;
+        /** Why pinning was not applied (impossible, not permitted, not chosen); null when applied. */
+        public String notAppliedBecause;
+        /** --pin auto: the measured comparison of pinned and unpinned pairs. */
+        public Calibration calibration;
+    }
+
+    /** --pin auto: scatter of the per-pair log ratio with and without pinning; the smaller one is kept. */
+    public static final class Calibration {
+        public int pairsPerState;
+        public Double sdLogRatioPinned;
+        public Double sdLogRatioUnpinned;
+        public boolean keptPinned;
+    }
+
+    /** How the rate was found. */
+    public static final class Probe {
+        public double fractionOfSaturation;
+        public double p99LimitMs;
+        /** Per variant: stored msg/s of its last unlimited warm-up window. */
+        public Map<String, Double> saturatedMsgPerS = new LinkedHashMap<>();
+        public List<Attempt> attempts = new ArrayList<>();
+    }
+
+    /** One rate tried in the rate check. */
+    public static final class Attempt {
+        public double rateMsgPerS;
+        public Map<String, Double> storedMsgPerS = new LinkedHashMap<>();
+        public Map<String, Double> p99Ms = new LinkedHashMap<>();
+        public boolean ok;
+    }
+}

@@ -1,0 +1,567 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.bench.broker.Replication;
+import dev.rmqpatch.bench.broker.Topology;
+import dev.rmqpatch.bench.compare.CompareRunner;
+import dev.rmqpatch.bench.compare.ComparisonMetadata;
+import dev.rmqpatch.bench.compare.Variant;
+import dev.rmqpatch.bench.coordinator.AgentClient;
+import dev.rmqpatch.bench.coordinator.AgentFailure;
+import dev.rmqpatch.bench.coordinator.AgentGroup;
+import dev.rmqpatch.bench.coordinator.LocalAgents;
+import dev.rmqpatch.bench.coordinator.LocalJvm;
+import dev.rmqpatch.bench.pinning.Affinity;
+import dev.rmqpatch.bench.pinning.CpuPinning;
+import dev.rmqpatch.bench.pinning.PinningPlan;
+import dev.rmqpatch.bench.pinning.Taskset;
+import dev.rmqpatch.bench.proc.ChildProcesses;
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.profile.AsyncProfiler;
+import dev.rmqpatch.bench.profile.BrokerProfiling;
+import dev.rmqpatch.bench.profile.CollapsedStacks;
+import dev.rmqpatch.bench.profile.ProfileSet;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.ResultsFile;
+import dev.rmqpatch.bench.stats.PairedRatio;
+import dev.rmqpatch.bench.workload.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code compare --efficiency}: broker CPU per message of every variant at one fixed rate below saturation, from
+ * paired windows on warm brokers and warm agents, with a confidence interval of each variant's ratio to the baseline.
+ *
+ * <p>All variants' clusters run at once, each on its own ports and store; the same agent JVMs keep producers to all of
+ * them and switch their load from one to the next every window, in counterbalanced order ({@link WindowOrder}).
+ * Phases: warm-up at full load (which also measures each variant's saturation for the rate probe), a rate check, with
+ * --pin auto a calibration that measures pairs with and without CPU pinning and keeps the state whose pairs scatter
+ * less, the measured pairs, and with --profile a few more pairs with the profiler attached.
+ */
+public final class EfficiencyRunner {
+    static final String SLAVE_ROLE = "slave";
+    /** --pin auto: blocks of {@link #PAIRS_PER_BLOCK} pairs per state, in the order pinned, unpinned, unpinned, pinned ... */
+    static final int CALIBRATION_BLOCKS_PER_STATE = 3;
+    static final int PAIRS_PER_BLOCK = 2;
+    /** Below this many pairs a calibration would be most of the run; auto then measures unpinned. */
+    static final int MIN_PAIRS_TO_CALIBRATE = 12;
+    /** --profile: profiled pairs after the measured ones (not in the interval). */
+    static final int PROFILE_PAIRS = 4;
+    public static final int DEFAULT_WINDOW_SECONDS = 5;
+    public static final int DEFAULT_PAIRS = 30;
+    public static final int DEFAULT_WARMUP_SECONDS = 15;
+
+    private final CompareRunner.Options o;
+    private final PrintStream out;
+    private final Affinity affinity;
+    private final EfficiencyResults results = new EfficiencyResults();
+    private final Map<String, Map<String, String>> overrides = new LinkedHashMap<>();
+    private final long started = System.nanoTime();
+    private final List<String> names = new ArrayList<>();
+    private int pairs;
+    private boolean keptPinned;
+    private String profileTable;
+
+    public EfficiencyRunner(CompareRunner.Options options, PrintStream out) {
+        this.o = options;
+        this.out = out;
+        this.affinity = new Taskset();
+        for (Variant v : o.variants) {
+            names.add(v.name());
+            // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
+            overrides.put(v.name(), ComparisonMetadata.overrides(v, o));
+        }
+    }
+
+    /** The brokers and everything else of the run, once started. */
+    private static final class Run {
+        final List<LocalCluster> clusters = new ArrayList<>();
+        final List<AgentClient> agents = new ArrayList<>();
+        final List<BrokerUnderTest> brokers = new ArrayList<>();
+        AgentGroup group;
+        WindowRunner windows;
+        CpuPinning pinning;
+        BrokerProfiling profiling;
+    }
+
+    /** Runs everything; on failure writes what was measured (status "failed") and throws with the cause. */
+    public EfficiencyResults run() throws CompareRunner.CompareFailedException {
+        for (Variant v : o.variants) {
+            try {
+                LocalCluster.checkDistribution(v.dist(o.distDir), v.confName());
+            } catch (LocalCluster.ClusterException e) {
+                throw new CompareRunner.CompareFailedException(v.name() + ": " + e.getMessage().replace("scripts/build.sh", v.buildHint()), e);
+            }
+        }
+        PinningPlan plan = PinningPlan.of(affinity);
+        int cpus = plan.possible() ? plan.machineCpus() : Runtime.getRuntime().availableProcessors();
+        List<String> sameCpuCount = List.of("-XX:ActiveProcessorCount=" + cpus);
+        results.baseline = o.baseline;
+        results.windowSeconds = o.windowSeconds;
+        results.pairsPlanned = o.pairs;
+        results.estimator = EfficiencySummary.ESTIMATOR;
+        results.pinning.mode = o.pin.label();
+        results.pinning.activeProcessorCount = cpus;
+        results.pinning.brokerCpus = plan.brokerCpus();
+        results.pinning.otherCpus = plan.otherCpus();
+        results.probe.fractionOfSaturation = RateProbe.FRACTION;
+        results.probe.p99LimitMs = RateProbe.P99_LIMIT_MS;
+        describe(sameCpuCount);
+        Run run = new Run();
+        run.pinning = new CpuPinning(affinity, plan);
+        try (BrokerAdmin admin = new BrokerAdmin()) {
+            if (o.profile) {
+                run.profiling = BrokerProfiling.open();
+            }
+            start(run, admin, sameCpuCount);
+            warmUpAndProbe(run);
+            measure(run);
+            if (run.profiling != null) {
+                profile(run);
+            }
+            stopAgents(run);
+            if (o.topology != Topology.SINGLE) {
+                checkReplication(run, admin);
+            }
+            results.status = "ok";
+        } catch (LocalCluster.ClusterException | AgentFailure | BrokerAdmin.AdminException | WindowRunner.WindowFailure
+                 | AsyncProfiler.ProfilerException | IOException | RuntimeException e) {
+            results.status = "failed";
+            results.error = e.getMessage();
+            throw new CompareRunner.CompareFailedException(e.getMessage(), e);
+        } finally {
+            LocalAgents.stop(run.agents);
+            if (run.group != null) {
+                run.group.close();
+            }
+            for (LocalCluster c : run.clusters) {
+                c.close();
+            }
+            if (run.profiling != null) {
+                run.profiling.close();
+            }
+            if (run.pinning.pinned()) {
+                run.pinning.unpin(List.of(ProcessHandle.current().pid()));
+            }
+            finish();
+        }
+        return results;
+    }
+
+    private void describe(List<String> sameCpuCount) {
+        Map<String, Object> mode = new LinkedHashMap<>();
+        mode.put("mode", "efficiency");
+        mode.put("design", "all variants' brokers up at once; the same agents switch their load between them every " + o.windowSeconds
+            + " s window; pair p loads every variant once, forwards on even and backwards on odd pairs");
+        mode.put("windowSeconds", o.windowSeconds);
+        mode.put("pairs", o.pairs);
+        mode.put("warmupSecondsPerVariant", o.workload.warmupDurationSeconds());
+        mode.put("brokerJvmOptions", sameCpuCount);
+        List<String> agentOptions = new ArrayList<>(LocalJvm.NIO_OPENS);
+        agentOptions.addAll(agentJvmOptions(sameCpuCount));
+        ComparisonMetadata.describe(o, results.metadata, mode, agentOptions);
+        for (Variant v : o.variants) {
+            EfficiencyResults.VariantResult r = new EfficiencyResults.VariantResult();
+            r.name = v.name();
+            r.distribution = v.dist(o.distDir).toString();
+            r.conf = v.confName();
+            r.confOverrides = overrides.get(v.name());
+            results.variants.add(r);
+        }
+    }
+
+    private static List<String> agentJvmOptions(List<String> sameCpuCount) {
+        List<String> all = new ArrayList<>(LocalAgents.DEFAULT_JVM_OPTIONS);
+        all.addAll(sameCpuCount);
+        return all;
+    }
+
+    private void start(Run run, BrokerAdmin admin, List<String> sameCpuCount)
+        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
+        for (Variant v : o.variants) {
+            LocalCluster.Spec cs = new LocalCluster.Spec();
+            cs.dist = v.dist(o.distDir);
+            cs.confName = v.confName();
+            cs.overrides.putAll(overrides.get(v.name()));
+            cs.brokerHeap = o.brokerHeap;
+            cs.topology = o.topology;
+            cs.workDir = o.outDir.resolve("brokers/" + v.name());
+            cs.stopGrace = Duration.ZERO;
+            cs.brokerJvmOptions.addAll(sameCpuCount);
+            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", elapsed(), v.name(),
+                o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
+                cs.overrides.isEmpty() ? "" : cs.overrides);
+            LocalCluster cluster = LocalCluster.start(cs, admin);
+            run.clusters.add(cluster);
+            ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
+        }
+        out.printf("starting %d agent JVM(s) ...%n", o.agents);
+        run.agents.addAll(LocalAgents.launch(o.agents, o.outDir.resolve("agents"), agentJvmOptions(sameCpuCount)));
+        run.group = new AgentGroup(run.agents);
+        run.group.resetBusy();
+
+        String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+        List<PrepareRequest.Target> targets = new ArrayList<>();
+        for (int i = 0; i < run.clusters.size(); i++) {
+            LocalCluster c = run.clusters.get(i);
+            List<String> topics = new ArrayList<>();
+            for (int t = 0; t < o.workload.topics(); t++) {
+                String topic = "bench-" + runId + "-v" + i + "-" + t;
+                admin.createTopic(c.brokerAddr(), topic, o.workload.partitionsPerTopic());
+                topics.add(topic);
+            }
+            targets.add(new PrepareRequest.Target(c.namesrvAddr(), topics));
+        }
+        PrepareRequest prepare = prepareRequest(runId, targets);
+        run.group.forAll(a -> a.prepare(prepare));
+        run.group.forAll(a -> a.start(0));
+
+        List<ManagedProcess> namesrvs = new ArrayList<>();
+        for (int i = 0; i < run.clusters.size(); i++) {
+            LocalCluster c = run.clusters.get(i);
+            namesrvs.add(c.namesrvProcess());
+            List<ManagedProcess> own = new ArrayList<>(List.of(c.brokerProcess()));
+            if (c.slaveProcess() != null) {
+                own.add(c.slaveProcess());
+            }
+            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), c.gcMonitor(), roles(run, i));
+            run.brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
+        }
+        run.windows = new WindowRunner(run.group, run.brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
+    }
+
+    private PrepareRequest prepareRequest(String runId, List<PrepareRequest.Target> targets) {
+        Workload w = o.workload;
+        PrepareRequest r = new PrepareRequest();
+        r.runId = runId;
+        r.targets = targets;
+        r.partitionsPerTopic = w.partitionsPerTopic();
+        r.messageSize = w.messageSize();
+        r.producersPerTopic = w.producersPerTopic();
+        r.threads = w.threadsPerAgent();
+        r.mode = w.sendMode().label();
+        r.ratePerSecond = 0;
+        r.sendTimeoutMs = 3000;
+        r.maxOutstanding = 1000;
+        return r;
+    }
+
+    /** CPU accounting per role for variant {@code i}'s windows: its broker, its slave, and every other process of the run. */
+    private Map<String, List<Long>> roles(Run run, int i) {
+        Map<String, List<Long>> roles = new LinkedHashMap<>();
+        LocalCluster own = run.clusters.get(i);
+        roles.put("broker", List.of(own.brokerPid()));
+        if (own.slaveProcess() != null) {
+            roles.put(SLAVE_ROLE, List.of(own.slaveProcess().pid()));
+        }
+        List<Long> idle = new ArrayList<>();
+        List<Long> namesrvs = new ArrayList<>();
+        for (LocalCluster c : run.clusters) {
+            namesrvs.add(c.namesrvPid());
+            if (c != own) {
+                idle.add(c.brokerPid());
+                if (c.slaveProcess() != null) {
+                    idle.add(c.slaveProcess().pid());
+                }
+            }
+        }
+        roles.put("idle brokers", idle);
+        roles.put("namesrv", namesrvs);
+        List<Long> agents = new ArrayList<>();
+        for (AgentClient a : run.agents) {
+            if (a.isLocal()) {
+                agents.add(a.process().pid());
+            }
+        }
+        roles.put("agents", agents);
+        roles.put("coordinator", List.of(ProcessHandle.current().pid()));
+        Set<Long> known = new LinkedHashSet<>();
+        roles.values().forEach(known::addAll);
+        List<Long> helpers = new ArrayList<>();
+        for (ManagedProcess p : ChildProcesses.live()) {
+            if (!known.contains(p.pid())) {
+                helpers.add(p.pid());
+            }
+        }
+        roles.put("helpers", helpers);
+        return roles;
+    }
+
+    /** Pins or unpins; returns the state actually in force. */
+    private boolean pin(Run run, boolean wanted) {
+        List<Long> brokers = new ArrayList<>();
+        for (LocalCluster c : run.clusters) {
+            brokers.add(c.brokerPid());
+        }
+        List<Long> others = new ArrayList<>();
+        others.add(ProcessHandle.current().pid());
+        for (ManagedProcess p : ChildProcesses.live()) {
+            if (!brokers.contains(p.pid())) {
+                others.add(p.pid());
+            }
+        }
+        if (!wanted) {
+            if (run.pinning.pinned()) {
+                List<Long> all = new ArrayList<>(brokers);
+                all.addAll(others);
+                run.pinning.unpin(all);
+            }
+            return false;
+        }
+        boolean was = run.pinning.available();
+        boolean now = run.pinning.pin(brokers, others);
+        if (was && !now) {
+            out.println("pinning failed, measuring unpinned: " + run.pinning.failure());
+        }
+        if (now) {
+            results.pinning.pinnedPids = Map.of("brokers", brokers, "others", others);
+        }
+        return now;
+    }
+
+    private List<Slot> pairs(int count, double rate, String phase, boolean pinned, boolean profiled) {
+        List<Slot> slots = new ArrayList<>();
+        for (int p = 0; p < count; p++) {
+            int pair = ++pairs;
+            for (int v : WindowOrder.of(pair - 1, names.size())) {
+                slots.add(new Slot(v, rate, phase, pair, pinned, profiled));
+            }
+        }
+        return slots;
+    }
+
+    private List<Window> runWindows(Run run, List<Slot> slots) throws WindowRunner.WindowFailure, IOException {
+        List<Window> done = run.windows.run(slots, this::afterWindow);
+        writeProgress();
+        return done;
+    }
+
+    /** Every window goes into the results at once; after a measured pair, the running ratios are printed. */
+    private void afterWindow(Window w) {
+        results.windows.add(w);
+        boolean pairDone = results.windows.stream().filter(x -> x.pair == w.pair).count() == names.size();
+        if (!Window.MEASURE.equals(w.phase) || !pairDone) {
+            return;
+        }
+        Map<Integer, Map<String, Window>> measuredPairs = EfficiencySummary.measuredPairs(results.windows, keptPinned);
+        StringBuilder line = new StringBuilder();
+        for (String v : names) {
+            if (v.equals(o.baseline)) {
+                continue;
+            }
+            List<Double> ratios = EfficiencySummary.ratios(measuredPairs, v, o.baseline);
+            if (ratios.size() < 2) {
+                continue;
+            }
+            PairedRatio r = PairedRatio.of(ratios);
+            double[] ci = r.bootstrap95();
+            line.append(String.format(Locale.ROOT, "  %s / %s so far %.3f [%.3f, %.3f] over %d pairs", v, o.baseline, r.estimate(), ci[0], ci[1],
+                r.pairs()));
+        }
+        if (line.length() > 0) {
+            out.println(line);
+        }
+    }
+
+    private void writeProgress() throws IOException {
+        ResultsFile.write(o.outDir.resolve("results.json"), results);
+    }
+
+    private void warmUpAndProbe(Run run) throws WindowRunner.WindowFailure, IOException {
+        boolean pinned = o.pin != PinMode.OFF && pin(run, true);
+        int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
+        out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
+                + "each variant's saturation; %s%n", elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
+        List<Window> warm = runWindows(run, pairs(warmWindows, 0, Window.WARM_UP, pinned, false));
+        for (Window w : warm) {
+            results.probe.saturatedMsgPerS.put(w.variant, w.storedMsgPerS);
+        }
+        for (EfficiencyResults.VariantResult v : results.variants) {
+            v.saturatedMsgPerS = results.probe.saturatedMsgPerS.get(v.name);
+        }
+        double rate;
+        if (o.rate != null) {
+            rate = o.rate;
+            results.rateSource = "--rate";
+        } else {
+            rate = RateProbe.initialRate(results.probe.saturatedMsgPerS.values());
+            results.rateSource = "probe";
+            out.printf("rate probe: saturated %s msg/s; trying %,.0f msg/s (%.0f%% of the slowest)%n", describeSaturation(), rate,
+                RateProbe.FRACTION * 100);
+        }
+        for (int step = 0; ; step++) {
+            out.printf("[%s elapsed] rate check at %,.0f msg/s: one window per variant (p99 limit %.0f ms)%n", elapsed(), rate,
+                RateProbe.P99_LIMIT_MS);
+            List<Window> check = runWindows(run, pairs(1, rate, Window.RATE_CHECK, pinned, false));
+            EfficiencyResults.Attempt a = new EfficiencyResults.Attempt();
+            a.rateMsgPerS = rate;
+            for (Window w : check) {
+                a.storedMsgPerS.put(w.variant, w.storedMsgPerS);
+                a.p99Ms.put(w.variant, w.latencyMs.p99);
+            }
+            a.ok = RateProbe.ok(check);
+            results.probe.attempts.add(a);
+            if (a.ok) {
+                break;
+            }
+            if (o.rate != null) {
+                results.warnings.add(String.format(Locale.ROOT, "at the given --rate %,.0f msg/s a variant missed the rate, lost sends or had p99 above "
+                    + "%.0f ms in the rate check: a variant may be near saturation there; windows that miss the rate are left out of the interval",
+                    rate, RateProbe.P99_LIMIT_MS));
+                break;
+            }
+            if (step == RateProbe.MAX_STEPS) {
+                results.warnings.add(String.format(Locale.ROOT, "the rate probe stepped down %d times and a variant still missed %,.0f msg/s or its "
+                    + "p99 limit; measuring at it anyway (give --rate to choose another)", RateProbe.MAX_STEPS, rate));
+                break;
+            }
+            rate = RateProbe.stepDown(rate);
+            out.printf("rate check failed; stepping down to %,.0f msg/s%n", rate);
+        }
+        results.rateMsgPerS = rate;
+    }
+
+    private String describeSaturation() {
+        List<String> parts = new ArrayList<>();
+        results.probe.saturatedMsgPerS.forEach((v, s) -> parts.add(v + " " + Format.num(s, 0)));
+        return String.join(", ", parts);
+    }
+
+    private void measure(Run run) throws WindowRunner.WindowFailure, IOException {
+        double rate = results.rateMsgPerS;
+        EfficiencyResults.Pinning p = results.pinning;
+        if (o.pin == PinMode.AUTO && run.pinning.available() && o.pairs >= MIN_PAIRS_TO_CALIBRATE) {
+            int blocks = 2 * CALIBRATION_BLOCKS_PER_STATE;
+            out.printf("[%s elapsed] pinning calibration: %d blocks of %d pairs, pinned and unpinned alternating (%s); the state whose "
+                + "pairs scatter less is kept and its pairs count%n", elapsed(), blocks, PAIRS_PER_BLOCK, run.pinning.plan().describe());
+            for (int b = 0; b < blocks && run.pinning.available(); b++) {
+                boolean pinned = pin(run, b % 4 == 0 || b % 4 == 3);
+                runWindows(run, pairs(PAIRS_PER_BLOCK, rate, Window.CALIBRATION, pinned, false));
+            }
+            if (run.pinning.available()) {
+                EfficiencyResults.Calibration c = new EfficiencyResults.Calibration();
+                c.pairsPerState = CALIBRATION_BLOCKS_PER_STATE * PAIRS_PER_BLOCK;
+                c.sdLogRatioPinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, true), names, o.baseline);
+                c.sdLogRatioUnpinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, false), names, o.baseline);
+                c.keptPinned = c.sdLogRatioPinned != null && c.sdLogRatioUnpinned != null && c.sdLogRatioPinned < c.sdLogRatioUnpinned;
+                p.calibration = c;
+                keptPinned = c.keptPinned;
+                out.printf("pinning calibration: per-pair scatter (sd of log ratio) pinned %s, unpinned %s: keeping %s%n",
+                    Format.num(c.sdLogRatioPinned, 4), Format.num(c.sdLogRatioUnpinned, 4), keptPinned ? "pinned" : "unpinned");
+                if (!keptPinned) {
+                    p.notAppliedBecause = "--pin auto: pinned pairs did not scatter less than unpinned ones in the calibration";
+                }
+            } else {
+                p.notAppliedBecause = run.pinning.failure();
+            }
+        } else if (o.pin == PinMode.OFF) {
+            p.notAppliedBecause = "--pin off";
+        } else if (!run.pinning.available()) {
+            p.notAppliedBecause = run.pinning.failure();
+        } else if (o.pin == PinMode.ON) {
+            keptPinned = true;
+        } else {
+            p.notAppliedBecause = "--pin auto needs at least " + MIN_PAIRS_TO_CALIBRATE + " pairs to compare pinned and unpinned; "
+                + "measured unpinned (--pin on pins without comparing)";
+        }
+        keptPinned = pin(run, keptPinned);
+        if (!keptPinned && p.notAppliedBecause == null) {
+            p.notAppliedBecause = run.pinning.failure();
+        }
+        p.applied = keptPinned;
+        p.description = run.pinning.describe();
+        int kept = EfficiencySummary.measuredPairs(results.windows, keptPinned).size();
+        int remaining = Math.max(0, o.pairs - kept);
+        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s; %s%n", elapsed(), remaining, o.windowSeconds, rate,
+            run.pinning.describe());
+        if (remaining > 0) {
+            runWindows(run, pairs(remaining, rate, Window.MEASURE, keptPinned, false));
+        }
+    }
+
+    private void profile(Run run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
+        for (int i = 0; i < run.brokers.size(); i++) {
+            run.brokers.get(i).profiler = run.profiling.session(run.clusters.get(i).brokerPid());
+        }
+        out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
+                + "windows; these windows are not in the interval%n", elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
+            run.profiling.event().name());
+        runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, keptPinned, true));
+        String how = "profiled windows are separate from the interval's: " + PROFILE_PAIRS + " more pairs after the measured ones, same rate "
+            + "and order, every variant alike";
+        ProfileSet set = new ProfileSet(names, o.baseline, run.profiling.event(), how);
+        for (BrokerUnderTest b : run.brokers) {
+            if (b.profiler == null) {
+                continue;
+            }
+            Path raw = o.outDir.resolve("profile/raw/" + b.variant + ".collapsed");
+            if (b.profiler.dump(raw)) {
+                set.add(b.variant, CollapsedStacks.read(raw), b.profiledWindows);
+            }
+        }
+        set.write(o.outDir);
+        for (EfficiencyResults.VariantResult v : results.variants) {
+            v.profile = set.variantViews().get(v.name);
+        }
+        results.profile = set.comparison();
+        profileTable = set.table();
+    }
+
+    private void stopAgents(Run run) throws AgentFailure {
+        Duration timeout = Duration.ofSeconds(35);
+        run.group.forAll(a -> a.stop(timeout));
+    }
+
+    private void checkReplication(Run run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
+        for (int i = 0; i < run.clusters.size(); i++) {
+            Replication rep = run.clusters.get(i).replication(admin, Duration.ofSeconds(10));
+            out.printf("%s: CommitLog max offset master %,d, slave %,d%n", names.get(i), rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);
+            if (!rep.caughtUp()) {
+                results.warnings.add(String.format(Locale.ROOT, "%s: the slave's CommitLog max offset %,d differs from the master's %,d after the "
+                    + "load stopped: replication fell behind or broke", names.get(i), rep.slaveCommitLogMaxOffset, rep.masterCommitLogMaxOffset));
+            }
+        }
+    }
+
+    private String elapsed() {
+        long s = Duration.ofNanos(System.nanoTime() - started).toSeconds();
+        return String.format("%d:%02d", s / 60, s % 60);
+    }
+
+    /** Statistics, results.json, table.txt and chart.png from whatever was measured; also after a failure. */
+    private void finish() {
+        try {
+            EfficiencySummary.summarize(results, keptPinned);
+            results.warnings.addAll(EfficiencyWarnings.of(results));
+            results.metadata.put("finishedAt", Instant.now().toString());
+            results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
+            ResultsFile.write(o.outDir.resolve("results.json"), results);
+            String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
+            Files.writeString(o.outDir.resolve("table.txt"), table);
+            EfficiencyChart.write(results, o.outDir.resolve("chart.png"));
+            out.println();
+            out.print(table);
+            if (results.error != null) {
+                out.println("ERROR: " + results.error);
+            }
+            out.printf("%nresults: %s (chart.png, table.txt%s; %s elapsed)%n", o.outDir.resolve("results.json"),
+                results.profile == null ? "" : ", flame-<variant>.html", elapsed());
+        } catch (IOException | RuntimeException e) {
+            out.println("could not write the results to " + o.outDir + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import dev.rmqpatch.bench.stats.PairedRatio;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The statistics of an efficiency run. The interval's windows are the measured ones (calibration windows of the kept
+ * pinning state, and measure windows; never warm-up, rate-check or profiled windows). A pair counts for variant X when
+ * both X's and the baseline's window in it are usable (held the rate, lost no sends); the others stay in the window
+ * list with the reason.
+ */
+public final class EfficiencySummary {
+    public static final String ESTIMATOR = "ratio = geometric mean over pairs of (variant CPU/msg / baseline CPU/msg), each pair two adjacent "
+        + "windows in counterbalanced order; 95% CI = percentile bootstrap over pairs (" + PairedRatio.RESAMPLES + " resamples, fixed seed), "
+        + "with the Student-t interval of the mean log ratio as a small-sample check; resolved = both intervals exclude 1.0, over at least "
+        + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs";
+    /** Below this many pairs no verdict is "resolved": the scatter of so few pairs says too little about the next ones. */
+    public static final int MIN_PAIRS_FOR_VERDICT = 6;
+    public static final String RESOLVED = "resolved";
+    public static final String UNRESOLVED = "unresolved";
+
+    private EfficiencySummary() {
+    }
+
+    /** The measured windows of the kept pinning state, by pair then variant. */
+    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, boolean keptPinned) {
+        Map<Integer, Map<String, Window>> pairs = new TreeMap<>();
+        for (Window w : windows) {
+            boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
+            if (measured && w.pinned == keptPinned && !w.profiled) {
+                pairs.computeIfAbsent(w.pair, k -> new LinkedHashMap<>()).put(w.variant, w);
+            }
+        }
+        return pairs;
+    }
+
+    /** Per-pair ratios of {@code variant} to {@code baseline}, over pairs where both windows are usable, in pair order. */
+    static List<Double> ratios(Map<Integer, Map<String, Window>> pairs, String variant, String baseline) {
+        List<Double> ratios = new ArrayList<>();
+        for (Map<String, Window> pair : pairs.values()) {
+            Window x = pair.get(variant);
+            Window b = pair.get(baseline);
+            if (x != null && b != null && x.usable() && b.usable()) {
+                ratios.add(x.brokerCpuUsPerMsg / b.brokerCpuUsPerMsg);
+            }
+        }
+        return ratios;
+    }
+
+    /** Fills every variant's figures and marks the windows that went into the interval. */
+    public static void summarize(EfficiencyResults results, boolean keptPinned) {
+        Map<Integer, Map<String, Window>> pairs = measuredPairs(results.windows, keptPinned);
+        results.pairsMeasured = pairs.size();
+        for (Map<String, Window> pair : pairs.values()) {
+            Window b = pair.get(results.baseline);
+            for (Window w : pair.values()) {
+                boolean partner = false;
+                for (Window other : pair.values()) {
+                    partner |= other != w && other.usable() && (w.variant.equals(results.baseline) || other == b);
+                }
+                w.inInterval = w.usable() && partner;
+                if (w.usable() && !partner) {
+                    w.note = "its pair has no usable " + (w.variant.equals(results.baseline) ? "variant" : "baseline") + " window";
+                }
+            }
+        }
+        for (EfficiencyResults.VariantResult v : results.variants) {
+            List<Window> used = new ArrayList<>();
+            int unusable = 0;
+            for (Map<String, Window> pair : pairs.values()) {
+                Window w = pair.get(v.name);
+                if (w == null) {
+                    continue;
+                }
+                if (w.inInterval) {
+                    used.add(w);
+                } else if (!w.usable()) {
+                    unusable++;
+                }
+            }
+            v.windowsNotUsable = unusable;
+            v.failedSends = 0;
+            for (Window w : results.windows) {
+                if (w.variant.equals(v.name)) {
+                    v.failedSends += w.failed;
+                }
+            }
+            v.brokerCpuUsPerMsg = cpuFigure(used);
+            v.storedBytesPerMsg = stats(used, w -> w.storedBytesPerMsg);
+            v.storedMsgPerS = stats(used, w -> w.storedMsgPerS);
+            v.gcPauseMs = stats(used, w -> w.gcPauseMs);
+            v.otherCpuCores = stats(used, w -> w.otherCpuCores);
+            EfficiencyResults.WindowStats slave = stats(used, w -> w.slaveCpuUsPerMsg);
+            v.slaveCpuUsPerMsg = slave.windows > 0 ? slave : null;
+            List<Histogram> latencies = new ArrayList<>();
+            for (Window w : used) {
+                if (w.latency != null) {
+                    latencies.add(w.latency);
+                }
+            }
+            v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
+            if (!v.name.equals(results.baseline)) {
+                relate(v.brokerCpuUsPerMsg, ratios(pairs, v.name, results.baseline));
+            }
+        }
+    }
+
+    private static void relate(EfficiencyResults.CpuFigure f, List<Double> ratios) {
+        f.pairs = ratios.size();
+        f.verdict = UNRESOLVED;
+        if (ratios.isEmpty()) {
+            return;
+        }
+        PairedRatio r = PairedRatio.of(ratios);
+        f.ratio = r.estimate();
+        f.ratioCi95 = r.bootstrap95();
+        f.ratioCi95TCheck = r.t95();
+        f.halfWidth = Double.isNaN(r.halfWidth()) ? null : r.halfWidth();
+        f.sdLogRatio = Double.isNaN(r.sdLog()) ? null : r.sdLog();
+        f.verdict = r.resolved() && r.pairs() >= MIN_PAIRS_FOR_VERDICT ? RESOLVED : UNRESOLVED;
+    }
+
+    private static EfficiencyResults.CpuFigure cpuFigure(List<Window> used) {
+        EfficiencyResults.WindowStats s = stats(used, w -> w.brokerCpuUsPerMsg);
+        EfficiencyResults.CpuFigure f = new EfficiencyResults.CpuFigure();
+        f.median = s.median;
+        f.min = s.min;
+        f.max = s.max;
+        f.windows = s.windows;
+        return f;
+    }
+
+    static EfficiencyResults.WindowStats stats(List<Window> windows, Function<Window, Double> figure) {
+        List<Double> values = new ArrayList<>();
+        for (Window w : windows) {
+            Double v = figure.apply(w);
+            if (v != null && !v.isNaN()) {
+                values.add(v);
+            }
+        }
+        EfficiencyResults.WindowStats s = new EfficiencyResults.WindowStats();
+        s.windows = values.size();
+        if (values.isEmpty()) {
+            return s;
+        }
+        Collections.sort(values);
+        int n = values.size();
+        s.min = values.get(0);
+        s.max = values.get(n - 1);
+        s.median = n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return s;
+    }
+
+    /** Scatter of the per-pair log ratio over the given pairs, averaged over the non-baseline variants; null below two pairs. */
+    static Double sdLogRatio(Map<Integer, Map<String, Window>> pairs, List<String> variants, String baseline) {
+        double sum = 0;
+        int n = 0;
+        for (String v : variants) {
+            if (v.equals(baseline)) {
+                continue;
+            }
+            List<Double> ratios = ratios(pairs, v, baseline);
+            if (ratios.size() >= 2) {
+                sum += PairedRatio.of(ratios).sdLog();
+                n++;
+            }
+        }
+        return n == 0 ? null : sum / n;
+    }
+}

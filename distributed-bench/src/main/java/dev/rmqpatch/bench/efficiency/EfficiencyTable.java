@@ -1,0 +1,100 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The text that compare --efficiency prints and writes to table.txt. */
+public final class EfficiencyTable {
+    private EfficiencyTable() {
+    }
+
+    public static String render(EfficiencyResults r) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "efficiency: broker CPU per message at a fixed %s msg/s (%s), %d measured pair(s) of %d s windows on "
+                + "warm brokers with warm agents, variants alternating in counterbalanced order%n",
+            r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
+            r.pairsMeasured, r.windowSeconds));
+        s.append("pinning: ").append(r.pinning.description == null ? "-" : r.pinning.description);
+        if (r.pinning.calibration != null) {
+            s.append(String.format(Locale.ROOT, " (--pin auto: per-pair scatter, sd of log ratio, pinned %s vs unpinned %s over %d pairs each)",
+                Format.num(r.pinning.calibration.sdLogRatioPinned, 4), Format.num(r.pinning.calibration.sdLogRatioUnpinned, 4),
+                r.pinning.calibration.pairsPerState));
+        } else if (r.pinning.notAppliedBecause != null && !r.pinning.applied) {
+            s.append(" (").append(r.pinning.notAppliedBecause).append(')');
+        }
+        s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n%n", r.pinning.activeProcessorCount));
+
+        boolean slaves = r.variants.stream().anyMatch(v -> v.slaveCpuUsPerMsg != null);
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("variant", "broker us/msg", "(min-max)", "x " + r.baseline, "95% CI", "verdict", "+/-",
+            "pairs"));
+        if (slaves) {
+            header.add("slave us/msg");
+        }
+        header.addAll(List.of("p50 ms", "p99 ms", "stored B/msg", "msg/s", "windows not usable"));
+        rows.add(header.toArray(new String[0]));
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            EfficiencyResults.CpuFigure c = v.brokerCpuUsPerMsg;
+            if (c == null) {
+                continue;
+            }
+            boolean base = v.name.equals(r.baseline);
+            List<String> row = new ArrayList<>(List.of(v.name, Format.num(c.median, 1),
+                c.min == null ? "-" : "(" + Format.num(c.min, 1) + "-" + Format.num(c.max, 1) + ")",
+                base ? "" : ratio(c.ratio), base ? "" : interval(c.ratioCi95), base ? "" : String.valueOf(c.verdict),
+                base || c.halfWidth == null ? "" : String.format(Locale.ROOT, "%.1f%%", c.halfWidth * 100),
+                base || c.pairs == null ? "" : Integer.toString(c.pairs)));
+            if (slaves) {
+                row.add(v.slaveCpuUsPerMsg == null ? "-" : Format.num(v.slaveCpuUsPerMsg.median, 1));
+            }
+            row.addAll(List.of(Format.num(v.latencyMs == null ? null : v.latencyMs.p50, 2), Format.num(v.latencyMs == null ? null : v.latencyMs.p99, 2),
+                Format.num(v.storedBytesPerMsg == null ? null : v.storedBytesPerMsg.median, 1),
+                Format.num(v.storedMsgPerS == null ? null : v.storedMsgPerS.median, 0), Integer.toString(v.windowsNotUsable)));
+            rows.add(row.toArray(new String[0]));
+        }
+        s.append(Table.render(rows));
+        s.append("broker us/msg: median over the variant's windows in the interval; x: geometric mean of the per-pair ratios to ")
+            .append(r.baseline).append("; 95% CI: percentile bootstrap over pairs; +/-: half its width; resolved = the CI (and the "
+                + "Student-t check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            EfficiencyResults.CpuFigure c = v.brokerCpuUsPerMsg;
+            if (c != null && c.ratioCi95TCheck != null) {
+                s.append(String.format(Locale.ROOT, "t-check %s: %s (sd of per-pair log ratio %s)%n", v.name, interval(c.ratioCi95TCheck),
+                    Format.num(c.sdLogRatio, 4)));
+            }
+        }
+        if (slaves) {
+            s.append("ms-sync: broker us/msg is the SYNC_MASTER's JVM; slave us/msg is its SLAVE's CPU over the same windows per message stored\n");
+        }
+        if (!r.probe.saturatedMsgPerS.isEmpty()) {
+            List<String> sat = new ArrayList<>();
+            r.probe.saturatedMsgPerS.forEach((v, x) -> sat.add(v + " " + Format.num(x, 0)));
+            s.append("saturated in the last warm-up window (unlimited, msg/s): ").append(String.join(", ", sat)).append('\n');
+        }
+        List<String> left = new ArrayList<>();
+        for (Window w : r.windows) {
+            boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
+            if (measured && w.pinned == r.pinning.applied && !w.inInterval && w.note != null) {
+                left.add(String.format(Locale.ROOT, "#%d (pair %d, %s): %s", w.index, w.pair, w.variant, w.note));
+            }
+        }
+        if (!left.isEmpty()) {
+            s.append("measured windows left out of the interval: ").append(String.join("; ", left)).append('\n');
+        }
+        for (String w : r.warnings) {
+            s.append("WARNING: ").append(w).append('\n');
+        }
+        return s.toString();
+    }
+
+    private static String ratio(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String interval(double[] ci) {
+        return ci == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", ci[0], ci[1]);
+    }
+}

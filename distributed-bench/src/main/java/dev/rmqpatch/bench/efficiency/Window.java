@@ -1,0 +1,68 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.stats.LatencySummary;
+import org.HdrHistogram.Histogram;
+
+/** One load window on one variant's broker, as results.json lists it; every window of the run is listed. */
+public final class Window {
+    /** Phases in run order; only calibration windows of the kept pinning state and measure windows make the interval. */
+    public static final String WARM_UP = "warm-up";
+    public static final String RATE_CHECK = "rate-check";
+    public static final String CALIBRATION = "calibration";
+    public static final String MEASURE = "measure";
+    public static final String PROFILE = "profile";
+
+    /** 1-based position in the run. */
+    public int index;
+    public String phase;
+    /** 1-based number of the pair (one window per variant) this window belongs to, counted over the whole run. */
+    public int pair;
+    public String variant;
+    public boolean pinned;
+    public boolean profiled;
+    /** Total rate the agents were asked for, msg/s; 0 = unlimited. */
+    public double targetRateMsgPerS;
+    /** From the switch to this broker to the switch away from it, seconds. */
+    public double loadSeconds;
+    /** Messages the broker stored in the window (its own counter). */
+    public Long messagesStored;
+    public Double storedMsgPerS;
+    /** Stored at least {@link WindowRunner#HELD_FRACTION} of the target rate; null when unlimited. */
+    public Boolean heldRate;
+    /** Broker JVM CPU (user + system from /proc) over exactly this window, per message stored in it. */
+    public Double brokerCpuUsPerMsg;
+    public Double brokerCores;
+    /** ms-sync: the slave JVM's CPU over the window per message the master stored. */
+    public Double slaveCpuUsPerMsg;
+    public Double storedBytesPerMsg;
+    public Double gcPauseMs;
+    /** Busy CPU of the machine not explained by any process of the run, cores: other load. */
+    public Double otherCpuCores;
+    /** Agent side: answers and failures of the sends issued in the window. */
+    public long acked;
+    public long failed;
+    public LatencySummary latencyMs;
+    /** Whether this window's pair went into the interval; see {@link #note} when not. */
+    public boolean inInterval;
+    /** Why the window is not in the interval, or what was wrong with it. */
+    public String note;
+    /** Kept for merging per variant; not written. */
+    transient Histogram latency;
+
+    /** The window held its rate, lost no sends and has a CPU figure: usable for the statistics. */
+    public boolean usable() {
+        return brokerCpuUsPerMsg != null && brokerCpuUsPerMsg > 0 && failed == 0 && !Boolean.FALSE.equals(heldRate);
+    }
+
+    /** Why {@link #usable()} is false, in words. */
+    String unusableBecause() {
+        if (Boolean.FALSE.equals(heldRate)) {
+            return String.format(java.util.Locale.ROOT, "missed the rate: %,.0f of %,.0f msg/s", storedMsgPerS == null ? 0.0 : storedMsgPerS,
+                targetRateMsgPerS);
+        }
+        if (failed > 0) {
+            return failed + " failed send(s)";
+        }
+        return "no broker CPU figure";
+    }
+}

@@ -1,0 +1,289 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerFigures;
+import dev.rmqpatch.bench.broker.BrokerSample;
+import dev.rmqpatch.bench.coordinator.AgentFailure;
+import dev.rmqpatch.bench.coordinator.AgentGroup;
+import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.profile.AsyncProfiler;
+import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs windows back to back on warm brokers with the same warm agents: at each boundary it samples the next broker
+ * (idle), switches every agent to it, then, after a short settle for the answers still in flight, samples the broker
+ * it left. A window's figures are therefore that broker's own CPU and stored-message counter over exactly its window
+ * (plus the settle), whatever the other brokers did meanwhile. Where the same broker has two windows in a row (the
+ * middle of A B B A), one sample after the switch ends the first and starts the second, so nothing is counted twice.
+ * A sequence ends with the agents paused.
+ */
+final class WindowRunner {
+    /** A window holds its rate when its broker stored at least this share of the target (rate x load seconds). */
+    static final double HELD_FRACTION = 0.95;
+    /** Sync sends answer within milliseconds at a rate below saturation; this covers the last ones and the reput. */
+    static final Duration SETTLE = Duration.ofMillis(100);
+    private static final int PAUSE = -1;
+
+    private final AgentGroup agents;
+    private final List<BrokerUnderTest> brokers;
+    private final List<ManagedProcess> watched;
+    private final PrintStream out;
+    private final Duration length;
+    private final List<String> warnings;
+    private int count;
+
+    /**
+     * @param watched processes beyond the brokers' own (e.g. name servers) whose death ends the run
+     * @param warnings where profiler trouble is reported (it never ends a run)
+     */
+    WindowRunner(AgentGroup agents, List<BrokerUnderTest> brokers, List<ManagedProcess> watched, Duration length, PrintStream out,
+                 List<String> warnings) {
+        this.agents = agents;
+        this.brokers = brokers;
+        this.watched = new ArrayList<>(watched);
+        for (BrokerUnderTest b : brokers) {
+            this.watched.addAll(b.watched);
+        }
+        this.length = length;
+        this.out = out;
+        this.warnings = warnings;
+    }
+
+    /** Open window: what is known at its start. */
+    private static final class Open {
+        final Slot slot;
+        final BrokerUnderTest broker;
+        final BrokerSample start;
+        final long in;
+
+        Open(Slot slot, BrokerUnderTest broker, BrokerSample start, long in) {
+            this.slot = slot;
+            this.broker = broker;
+            this.start = start;
+            this.in = in;
+        }
+    }
+
+    /**
+     * Runs the slots in order, one window each, then pauses the agents; returns the windows in run order and hands each
+     * to {@code each} as soon as it is closed (for progress output and results written as the run goes).
+     */
+    List<Window> run(List<Slot> slots, Consumer<Window> each) throws WindowFailure {
+        List<Window> done = new ArrayList<>();
+        Open open = null;
+        try {
+            for (Slot slot : slots) {
+                BrokerUnderTest next = brokers.get(slot.variant());
+                boolean same = open != null && open.broker == next;
+                BrokerSample start = same ? null : next.probe.sample();
+                if (slot.profiled() && !same) {
+                    resumeProfiler(next);
+                }
+                List<ProgressReport> reports = switchTo(slot.variant(), slot.rate());
+                long in = System.nanoTime();
+                if (open != null) {
+                    BrokerSample end = null;
+                    if (same) {
+                        end = next.probe.sample();
+                        start = end;
+                    }
+                    Window w = close(open, reports, in, end, !same || !slot.profiled());
+                    done.add(w);
+                    each.accept(w);
+                    if (same && slot.profiled()) {
+                        resumeProfiler(next);
+                    }
+                }
+                open = new Open(slot, next, start, in);
+                waitUntil(in + length.toNanos());
+            }
+            if (open != null) {
+                List<ProgressReport> reports = switchTo(PAUSE, 0);
+                Window w = close(open, reports, System.nanoTime(), null, true);
+                done.add(w);
+                each.accept(w);
+            }
+            return done;
+        } catch (AgentFailure | BrokerAdmin.AdminException e) {
+            pauseQuietly();
+            throw new WindowFailure(e.getMessage(), e);
+        } catch (WindowFailure e) {
+            pauseQuietly();
+            throw e;
+        }
+    }
+
+    private List<ProgressReport> switchTo(int target, double totalRate) throws AgentFailure, WindowFailure {
+        double each = totalRate / agents.size();
+        List<ProgressReport> reports = agents.forAll(a -> a.target(target, each));
+        for (int i = 0; i < reports.size(); i++) {
+            if ("FAILED".equals(reports.get(i).state)) {
+                throw new WindowFailure(agents.agents().get(i).name() + " failed: " + reports.get(i).error, null);
+            }
+        }
+        return reports;
+    }
+
+    private void pauseQuietly() {
+        try {
+            agents.forAll(a -> a.target(PAUSE, 0));
+        } catch (AgentFailure ignored) {
+            // The first failure is the one reported.
+        }
+    }
+
+    /**
+     * Ends a window whose load moved away at {@code out}: with {@code end} null, after the settle, with its own sample;
+     * else with the given sample (the same broker goes on). The profiler pauses only when {@code pauseProfiler}.
+     */
+    private Window close(Open open, List<ProgressReport> reports, long out, BrokerSample given, boolean pauseProfiler)
+        throws BrokerAdmin.AdminException, WindowFailure {
+        BrokerSample end = given;
+        if (end == null) {
+            sleepNanos(out + SETTLE.toNanos() - System.nanoTime());
+            end = open.broker.probe.sample();
+        }
+        if (open.slot.profiled()) {
+            if (open.broker.profiler != null) {
+                open.broker.profiledWindows++;
+            }
+            if (pauseProfiler) {
+                pauseProfiler(open.broker);
+            }
+        }
+        BrokerFigures f = BrokerFigures.between(open.start, end);
+        Window w = new Window();
+        w.index = ++count;
+        w.phase = open.slot.phase();
+        w.pair = open.slot.pair();
+        w.variant = open.broker.variant;
+        w.pinned = open.slot.pinned();
+        w.profiled = open.slot.profiled();
+        w.targetRateMsgPerS = open.slot.rate();
+        w.loadSeconds = (out - open.in) / 1e9;
+        w.messagesStored = f.messagesStored;
+        if (f.messagesStored != null && w.loadSeconds > 0) {
+            w.storedMsgPerS = f.messagesStored / w.loadSeconds;
+        }
+        if (open.slot.rate() > 0 && w.storedMsgPerS != null) {
+            w.heldRate = w.storedMsgPerS >= HELD_FRACTION * open.slot.rate();
+        }
+        w.brokerCpuUsPerMsg = f.cpuUsPerMsg;
+        w.brokerCores = f.brokerCores;
+        w.storedBytesPerMsg = f.storedBytesPerMsg;
+        w.gcPauseMs = f.gcPauseMillis;
+        w.otherCpuCores = f.otherCores;
+        Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyRunner.SLAVE_ROLE);
+        if (slaveCores != null && f.messagesStored != null && f.messagesStored > 0) {
+            w.slaveCpuUsPerMsg = slaveCores * f.windowSeconds * 1e6 / f.messagesStored;
+        }
+        List<Histogram> latencies = new ArrayList<>();
+        for (ProgressReport r : reports) {
+            w.acked += r.acked;
+            w.failed += r.failed;
+            if (r.latencyHistogram != null) {
+                latencies.add(Histograms.decode(r.latencyHistogram));
+            }
+        }
+        w.latency = Histograms.merge(latencies);
+        w.latencyMs = LatencySummary.of(w.latency);
+        if (!w.usable()) {
+            w.note = w.unusableBecause();
+        }
+        print(w);
+        return w;
+    }
+
+    private void print(Window w) {
+        String rate = w.targetRateMsgPerS > 0 ? String.format(Locale.ROOT, "%,.0f of %,.0f msg/s", nz(w.storedMsgPerS), w.targetRateMsgPerS)
+            : String.format(Locale.ROOT, "%,.0f msg/s (unlimited)", nz(w.storedMsgPerS));
+        out.printf(Locale.ROOT, "[%-11s pair %3d] %-16s %s  p99 %s ms  broker %s us/msg (%s cores)%s  other %s cores%s%s%s%n",
+            w.phase, w.pair, w.variant, rate, Format.num(w.latencyMs.p99, 2), Format.num(w.brokerCpuUsPerMsg, 1), Format.num(w.brokerCores, 2),
+            w.slaveCpuUsPerMsg == null ? "" : ", slave " + Format.num(w.slaveCpuUsPerMsg, 1) + " us/msg",
+            Format.num(w.otherCpuCores, 2), w.pinned ? "  pinned" : "", w.profiled ? "  profiled" : "",
+            w.note == null ? "" : "  <- " + w.note);
+        out.flush();
+    }
+
+    private static double nz(Double v) {
+        return v == null ? 0 : v;
+    }
+
+    private void resumeProfiler(BrokerUnderTest b) {
+        if (b.profiler == null) {
+            return;
+        }
+        try {
+            b.profiler.resume();
+        } catch (AsyncProfiler.ProfilerException e) {
+            warnings.add("profiling of " + b.variant + " stopped: " + e.getMessage());
+            b.profiler = null;
+        }
+    }
+
+    private void pauseProfiler(BrokerUnderTest b) {
+        if (b.profiler == null) {
+            return;
+        }
+        try {
+            b.profiler.pause();
+        } catch (AsyncProfiler.ProfilerException e) {
+            warnings.add("profiling of " + b.variant + " stopped: " + e.getMessage());
+            b.profiler = null;
+        }
+    }
+
+    /** Sleeps until {@code deadline}, checking every quarter second that brokers, name servers and agents are alive. */
+    private void waitUntil(long deadline) throws WindowFailure {
+        while (true) {
+            checkAlive();
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            sleepNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(250)));
+        }
+    }
+
+    private void checkAlive() throws WindowFailure {
+        for (ManagedProcess p : watched) {
+            if (!p.isAlive()) {
+                throw new WindowFailure(p.describeState(), null);
+            }
+        }
+        String death = agents.deathNotice();
+        if (death != null) {
+            throw new WindowFailure(death, null);
+        }
+    }
+
+    private static void sleepNanos(long nanos) throws WindowFailure {
+        if (nanos <= 0) {
+            return;
+        }
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WindowFailure("interrupted", e);
+        }
+    }
+
+    /** A window could not be run: an agent, broker or name server failed, or the run was interrupted. */
+    static final class WindowFailure extends Exception {
+        WindowFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.rmqpatch.bench.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.efficiency.PinMode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** --efficiency, --profile and their options: defaults, and a clear error for every wrong combination. */
+class CompareModeOptionsTest {
+
+    private static String error(String... args) {
+        return assertThrows(UsageException.class, () -> CompareCommand.parse(args)).getMessage();
+    }
+
+    @Test
+    void efficiencyDefaults() throws Exception {
+        CompareRunner.Options o = CompareCommand.parse(new String[] {"--efficiency"});
+        assertTrue(o.efficiency);
+        assertFalse(o.profile);
+        assertEquals(List.of("4.9.0-tuned", "4.9.0-patched"), o.variants.stream().map(Variant::name).toList());
+        assertEquals("4.9.0-tuned", o.baseline);
+        assertNull(o.rate, "found by the probe");
+        assertEquals(5, o.windowSeconds);
+        assertEquals(30, o.pairs);
+        assertEquals(PinMode.AUTO, o.pin);
+        assertEquals(15, o.workload.warmupDurationSeconds());
+        assertEquals(0.0, o.workload.producerRate(), "the agents get the rate with every switch");
+    }
+
+    @Test
+    void efficiencyOptionsAreRead() throws Exception {
+        CompareRunner.Options o = CompareCommand.parse(new String[] {"--efficiency", "--rate", "8000", "--window=4", "--pairs", "40", "--pin", "off",
+            "--profile", "--variants", "4.9.0-tuned,4.9.0-patched,4.9.1", "--topology", "ms-sync", "--warmup", "20"});
+        assertEquals(8000.0, o.rate);
+        assertEquals(4, o.windowSeconds);
+        assertEquals(40, o.pairs);
+        assertEquals(PinMode.OFF, o.pin);
+        assertTrue(o.profile);
+        assertEquals(3, o.variants.size());
+        assertEquals(20, o.workload.warmupDurationSeconds());
+    }
+
+    @Test
+    void saturationModeIsUnchangedAndCanBeProfiled() throws Exception {
+        CompareRunner.Options o = CompareCommand.parse(new String[] {"--profile", "--rate", "9000"});
+        assertFalse(o.efficiency);
+        assertTrue(o.profile);
+        assertEquals(9000.0, o.workload.producerRate());
+        assertEquals(3, o.variants.size());
+        assertEquals(12, o.workload.warmupDurationSeconds());
+    }
+
+    @Test
+    void wrongCombinationsSayWhatIsWrong() {
+        assertEquals("--rate must be a positive number of msg/s with --efficiency (leave it out to let the rate probe find one), not 0",
+            error("--efficiency", "--rate", "0"));
+        assertEquals("--rate needs a number, not 'fast'", error("--efficiency", "--rate", "fast"));
+        assertTrue(error("--efficiency", "--rate", "-5").startsWith("--rate must be a number of at least 0"));
+        assertTrue(error("--efficiency", "--rounds", "3").startsWith("--rounds does not apply to --efficiency"));
+        assertTrue(error("--efficiency", "--duration", "3").startsWith("--duration does not apply to --efficiency"));
+        assertTrue(error("--efficiency", "--no-sink").startsWith("--no-sink does not apply to --efficiency"));
+        assertEquals("--window applies to --efficiency only", error("--window", "3"));
+        assertEquals("--pairs applies to --efficiency only", error("--pairs", "3"));
+        assertEquals("--pin applies to --efficiency only", error("--pin", "on"));
+        assertEquals("--pin must be one of auto, on, off, not 'always'", error("--efficiency", "--pin", "always"));
+        assertEquals("--window must be at least 1, not 0", error("--efficiency", "--window", "0"));
+        assertTrue(error("--efficiency", "--variants", "4.9.0-tuned").startsWith("--efficiency compares variants with a baseline"));
+        assertEquals("--efficiency takes no value", error("--efficiency=yes"));
+    }
+
+    @Test
+    void helpDocumentsEveryNewFlag() {
+        String help = CompareCommand.helpText();
+        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin auto|on|off", "--rate MSG_PER_S")) {
+            assertTrue(help.contains(flag), flag);
+        }
+    }
+}

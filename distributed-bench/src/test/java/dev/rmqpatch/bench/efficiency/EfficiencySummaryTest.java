@@ -1,0 +1,179 @@
+package dev.rmqpatch.bench.efficiency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Statistics, table and chart of an efficiency run from synthetic windows (no processes, no timing). */
+class EfficiencySummaryTest {
+    @TempDir
+    Path dir;
+
+    private static Window window(int index, String phase, int pair, String variant, double cpu, double rate, double stored) {
+        Window w = new Window();
+        w.index = index;
+        w.phase = phase;
+        w.pair = pair;
+        w.variant = variant;
+        w.targetRateMsgPerS = rate;
+        w.loadSeconds = 5;
+        w.storedMsgPerS = stored;
+        w.messagesStored = (long) (stored * 5);
+        w.heldRate = rate > 0 ? stored >= WindowRunner.HELD_FRACTION * rate : null;
+        w.brokerCpuUsPerMsg = cpu;
+        w.storedBytesPerMsg = variant.endsWith("patched") ? 493.0 : 504.0;
+        w.otherCpuCores = 0.01;
+        Histogram h = Histograms.create();
+        h.recordValue(900);
+        h.recordValue(1500);
+        w.latency = h;
+        w.latencyMs = LatencySummary.of(h);
+        w.acked = w.messagesStored;
+        if (!w.usable()) {
+            w.note = w.unusableBecause();
+        }
+        return w;
+    }
+
+    /** 30 measured pairs, patched 5% cheaper, 3% noise per window; window 13 (tuned) misses the rate. */
+    private static EfficiencyResults run() {
+        EfficiencyResults r = new EfficiencyResults();
+        r.baseline = "4.9.0-tuned";
+        r.rateMsgPerS = 5000.0;
+        r.rateSource = "probe";
+        r.windowSeconds = 5;
+        r.pairsPlanned = 30;
+        r.pinning.applied = false;
+        r.pinning.description = "not pinned (--pin off)";
+        r.pinning.notAppliedBecause = "--pin off";
+        for (String name : List.of("4.9.0-tuned", "4.9.0-patched")) {
+            EfficiencyResults.VariantResult v = new EfficiencyResults.VariantResult();
+            v.name = name;
+            r.variants.add(v);
+        }
+        List<String> names = List.of("4.9.0-tuned", "4.9.0-patched");
+        Random random = new Random(11);
+        int index = 0;
+        r.windows.add(window(++index, Window.WARM_UP, 1, "4.9.0-tuned", 50, 0, 16000));
+        r.windows.add(window(++index, Window.WARM_UP, 1, "4.9.0-patched", 48, 0, 17000));
+        for (int p = 0; p < 30; p++) {
+            for (int v : WindowOrder.of(p + 1, 2)) {
+                double cpu = 80 * (v == 1 ? 0.95 : 1.0) * Math.exp(0.03 * random.nextGaussian());
+                double stored = ++index == 13 ? 4400 : 5000;
+                r.windows.add(window(index, Window.MEASURE, p + 2, names.get(v), cpu, 5000, stored));
+            }
+        }
+        r.status = "ok";
+        return r;
+    }
+
+    @Test
+    void ratioIntervalAndVerdictFromTheUsablePairs() {
+        EfficiencyResults r = run();
+        EfficiencySummary.summarize(r, false);
+        assertEquals(30, r.pairsMeasured);
+        EfficiencyResults.CpuFigure base = r.variants.get(0).brokerCpuUsPerMsg;
+        EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
+        assertNull(base.ratio, "the baseline has no ratio to itself");
+        assertEquals(29, base.windows, "its missed window is out");
+        assertEquals(29, patched.pairs, "the pair with the missed window is out");
+        assertEquals(29, patched.windows, "and so is the partner window");
+        assertEquals(0.95, patched.ratio, 0.02);
+        assertTrue(patched.ratioCi95[0] < 0.95 && 0.95 < patched.ratioCi95[1]);
+        assertTrue(patched.ratioCi95TCheck[0] < patched.ratioCi95TCheck[1]);
+        assertEquals(EfficiencySummary.RESOLVED, patched.verdict);
+        assertEquals(1, r.variants.get(0).windowsNotUsable);
+        assertEquals(0, r.variants.get(1).windowsNotUsable);
+        assertEquals(504.0, r.variants.get(0).storedBytesPerMsg.median);
+        assertEquals(58, r.variants.get(0).latencyMs.count, "latency of the 29 windows in the interval, merged");
+        Window missed = r.windows.get(12);
+        assertFalse(missed.inInterval);
+        assertTrue(missed.note.contains("missed the rate: 4,400 of 5,000 msg/s"), missed.note);
+        Window partner = r.windows.stream().filter(w -> w.pair == missed.pair && w != missed).findFirst().orElseThrow();
+        assertFalse(partner.inInterval);
+        assertTrue(partner.note.contains("no usable baseline window"), partner.note);
+        assertFalse(r.windows.get(0).inInterval, "warm-up windows never count");
+
+        List<String> warnings = EfficiencyWarnings.of(r);
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("4.9.0-tuned: 1 measured window(s) missed the rate")), warnings.toString());
+    }
+
+    @Test
+    void afewAgreeingPairsAreNotEnoughForAVerdict() {
+        EfficiencyResults r = run();
+        r.windows.clear();
+        double[] patchedCpu = {72.0, 72.5, 71.8, 72.2};
+        for (int p = 0; p < patchedCpu.length; p++) {
+            r.windows.add(window(2 * p + 1, Window.MEASURE, p + 1, "4.9.0-tuned", 80.0, 5000, 5000));
+            r.windows.add(window(2 * p + 2, Window.MEASURE, p + 1, "4.9.0-patched", patchedCpu[p], 5000, 5000));
+        }
+        EfficiencySummary.summarize(r, false);
+        EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
+        assertEquals(4, patched.pairs);
+        assertTrue(patched.ratioCi95[1] < 1.0 && patched.ratioCi95TCheck[1] < 1.0, "both intervals exclude 1.0");
+        assertEquals(EfficiencySummary.UNRESOLVED, patched.verdict, "but four pairs are below the minimum");
+    }
+
+    @Test
+    void onlyTheKeptPinningStateCounts() {
+        EfficiencyResults r = run();
+        for (Window w : r.windows) {
+            w.pinned = w.pair % 2 == 0;
+        }
+        EfficiencySummary.summarize(r, true);
+        assertEquals(15, r.pairsMeasured);
+        assertTrue(r.windows.stream().filter(w -> !w.pinned).noneMatch(w -> w.inInterval));
+    }
+
+    @Test
+    void tableAndChartShowTheRatioTheIntervalAndTheLeftOutWindows() throws Exception {
+        EfficiencyResults r = run();
+        r.probe.saturatedMsgPerS.put("4.9.0-tuned", 16000.0);
+        r.probe.saturatedMsgPerS.put("4.9.0-patched", 17000.0);
+        EfficiencySummary.summarize(r, false);
+        r.warnings.addAll(EfficiencyWarnings.of(r));
+        String table = EfficiencyTable.render(r);
+        assertTrue(table.contains("at a fixed 5,000 msg/s (probe), 30 measured pair(s) of 5 s windows"), table);
+        assertTrue(table.contains("x 4.9.0-tuned") && table.contains("95% CI") && table.contains("resolved"), table);
+        assertTrue(table.contains("#13 (pair 7, 4.9.0-tuned): missed the rate"), table);
+        assertTrue(table.contains("t-check 4.9.0-patched"), table);
+        assertTrue(table.contains("WARNING: 4.9.0-tuned: 1 measured window(s)"), table);
+        Path png = dir.resolve("chart.png");
+        EfficiencyChart.write(r, png);
+        assertTrue(Files.size(png) > 1000);
+    }
+
+    @Test
+    void theOrderAlternatesForwardsAndBackwards() {
+        assertEquals(List.of(0, 1), WindowOrder.of(0, 2));
+        assertEquals(List.of(1, 0), WindowOrder.of(1, 2));
+        assertEquals(List.of(0, 1, 2), WindowOrder.of(2, 3));
+        assertEquals(List.of(2, 1, 0), WindowOrder.of(3, 3));
+    }
+
+    @Test
+    void rateProbeTakesHalfTheSlowestAndStepsDownByAQuarter() {
+        assertEquals(8200, RateProbe.initialRate(List.of(16_430.0, 17_100.0)));
+        assertEquals(6000, RateProbe.stepDown(8000));
+        assertEquals(RateProbe.MIN_RATE, RateProbe.stepDown(120));
+        Window ok = window(1, Window.RATE_CHECK, 1, "a", 60, 8000, 8000);
+        Window missed = window(2, Window.RATE_CHECK, 1, "b", 60, 8000, 7000);
+        assertTrue(RateProbe.ok(List.of(ok)));
+        assertFalse(RateProbe.ok(List.of(ok, missed)));
+        Histogram slow = Histograms.create();
+        slow.recordValue(9_000);
+        ok.latencyMs = LatencySummary.of(slow);
+        assertFalse(RateProbe.ok(List.of(ok)), "p99 above the limit");
+    }
+}

@@ -1,0 +1,123 @@
+package dev.rmqpatch.bench.efficiency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.agent.Agent;
+import dev.rmqpatch.bench.agent.AgentHttpServer;
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.coordinator.AgentClient;
+import dev.rmqpatch.bench.coordinator.AgentGroup;
+import dev.rmqpatch.bench.protocol.PrepareRequest;
+import dev.rmqpatch.bench.sink.SinkServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The window loop against two no-op sinks standing in for two variants' brokers, with a real agent behind its HTTP
+ * server, all in this JVM on loopback: the load moves between the targets in the counterbalanced order, each window
+ * counts its own target's messages, and a paused agent sends nothing. Windows are short and nothing about speed is
+ * asserted.
+ */
+class WindowRunnerInProcessTest {
+    private final List<SinkServer> sinks = new ArrayList<>();
+    private AgentHttpServer server;
+    private AgentGroup group;
+    private BrokerAdmin admin;
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        sinks.add(new SinkServer("127.0.0.1", 0, 4, 2));
+        sinks.add(new SinkServer("127.0.0.1", 0, 4, 2));
+        admin = new BrokerAdmin();
+        server = new AgentHttpServer(new Agent("agent-1"), "127.0.0.1", 0, () -> { });
+        group = new AgentGroup(List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), null)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (group != null) {
+            group.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        sinks.forEach(SinkServer::close);
+    }
+
+    private String addr(int i) {
+        return "127.0.0.1:" + sinks.get(i).port();
+    }
+
+    @Test
+    void loadMovesBetweenTargetsAndEachWindowCountsItsOwnBroker() throws Exception {
+        PrepareRequest prepare = new PrepareRequest();
+        prepare.runId = "t";
+        prepare.targets = List.of(new PrepareRequest.Target(addr(0), List.of("topic-a")), new PrepareRequest.Target(addr(1), List.of("topic-b")));
+        prepare.partitionsPerTopic = 4;
+        prepare.messageSize = 100;
+        prepare.producersPerTopic = 1;
+        prepare.threads = 2;
+        prepare.mode = "sync";
+        prepare.sendTimeoutMs = 3000;
+        prepare.maxOutstanding = 100;
+        group.forAll(a -> a.prepare(prepare));
+        group.forAll(a -> a.start(0));
+        Thread.sleep(300);
+        assertEquals(0, sinks.get(0).messages() + sinks.get(1).messages(), "with several targets the agent waits for the first switch");
+
+        List<BrokerUnderTest> brokers = List.of(
+            new BrokerUnderTest("a", new BrokerProbe(admin, List.of(addr(0)), null, null, Map.of()), List.of()),
+            new BrokerUnderTest("b", new BrokerProbe(admin, List.of(addr(1)), null, null, Map.of()), List.of()));
+        List<String> warnings = new ArrayList<>();
+        WindowRunner runner = new WindowRunner(group, brokers, List.of(), Duration.ofMillis(400),
+            new PrintStream(printed, true, StandardCharsets.UTF_8), warnings);
+        List<Slot> slots = new ArrayList<>();
+        for (int pair = 0; pair < 2; pair++) {
+            for (int v : WindowOrder.of(pair, 2)) {
+                slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, false, false));
+            }
+        }
+        List<Window> seen = new ArrayList<>();
+        List<Window> windows = runner.run(slots, seen::add);
+
+        assertEquals(windows, seen, "each window is handed over as it closes");
+        assertEquals(List.of("a", "b", "b", "a"), windows.stream().map(w -> w.variant).toList());
+        long[] counted = new long[2];
+        for (Window w : windows) {
+            assertNotNull(w.messagesStored);
+            assertTrue(w.messagesStored > 0, "window " + w.index + " loaded its own target");
+            assertEquals(500.0, w.targetRateMsgPerS);
+            assertNotNull(w.heldRate);
+            assertTrue(w.latencyMs.count > 0);
+            counted[w.variant.equals("a") ? 0 : 1] += w.messagesStored;
+        }
+        // B's two adjacent windows share one sample, so no message is counted twice.
+        assertTrue(counted[0] <= sinks.get(0).messages() && counted[1] <= sinks.get(1).messages(),
+            counted[0] + "/" + sinks.get(0).messages() + ", " + counted[1] + "/" + sinks.get(1).messages());
+        assertTrue(warnings.isEmpty(), warnings.toString());
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("[measure     pair   2] b"), printed.toString(StandardCharsets.UTF_8));
+
+        Thread.sleep(200);
+        long[] paused = {sinks.get(0).messages(), sinks.get(1).messages()};
+        Thread.sleep(300);
+        assertEquals(paused[0], sinks.get(0).messages(), "paused after the sequence");
+        assertEquals(paused[1], sinks.get(1).messages(), "paused after the sequence");
+        assertFalse(group.forAll(a -> a.stop(Duration.ofSeconds(10))).isEmpty());
+    }
+}

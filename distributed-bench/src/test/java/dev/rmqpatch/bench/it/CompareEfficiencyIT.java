@@ -1,0 +1,145 @@
+package dev.rmqpatch.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI smoke of scripts/compare.sh --efficiency with real brokers: two variants up at once, two one-second windows per
+ * variant at a given rate, pinning on (or its fallback where affinity cannot be set) and the profiler attached; then the
+ * same for --topology ms-sync. It checks the documented results.json, table, chart and flame graphs; nothing about
+ * speed.
+ */
+@Timeout(600)
+class CompareEfficiencyIT {
+    @TempDir
+    Path dir;
+
+    /** Runs compare.sh; on a timeout SIGTERM first, so its shutdown hook stops brokers, name servers and agents. */
+    private static String run(List<String> args, Path log) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Dists.repoRoot().resolve("scripts/compare.sh").toString(), "--no-build"));
+        command.addAll(args);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertTrue(p.waitFor(240, TimeUnit.SECONDS), "compare.sh finished");
+        } finally {
+            if (p.isAlive()) {
+                p.destroy();
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+        String printed = Files.readString(log);
+        assertEquals(0, p.exitValue(), printed);
+        return printed;
+    }
+
+    private static void assertNothingLeft(Path out) {
+        String runDir = out.toString();
+        List<ProcessHandle> left = ProcessHandle.allProcesses()
+            .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains(runDir)).orElse(false)).toList();
+        assertTrue(left.isEmpty(), "processes of the run still alive: " + left);
+    }
+
+    @Test
+    void pairedWindowsGiveARatioWithAnIntervalAndAFlameGraphPerVariant() throws Exception {
+        Dists.stock();
+        Dists.patched();
+        Path out = dir.resolve("eff");
+        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", "2", "--window", "1", "--warmup", "2",
+            "--rate", "1000", "--pin", "on", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
+        assertTrue(printed.contains("[measure     pair"), printed);
+
+        JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", r.get("status").getAsString(), printed);
+        assertEquals("efficiency", r.get("mode").getAsString());
+        assertEquals(1000.0, r.get("rateMsgPerS").getAsDouble());
+        assertEquals("--rate", r.get("rateSource").getAsString());
+        assertEquals("4.9.0-tuned", r.get("baseline").getAsString());
+        assertEquals(2, r.get("pairsMeasured").getAsInt());
+        JsonObject pinning = r.getAsJsonObject("pinning");
+        assertTrue(pinning.get("applied").getAsBoolean() || pinning.has("notAppliedBecause"), pinning.toString());
+        assertTrue(pinning.get("activeProcessorCount").getAsInt() > 0);
+
+        JsonArray variants = r.getAsJsonArray("variants");
+        assertEquals(2, variants.size());
+        for (JsonElement e : variants) {
+            JsonObject v = e.getAsJsonObject();
+            JsonObject cpu = v.getAsJsonObject("brokerCpuUsPerMsg");
+            assertTrue(cpu.get("median").getAsDouble() > 0, v.toString());
+            assertTrue(v.getAsJsonObject("storedBytesPerMsg").get("median").getAsDouble() > 300);
+            JsonObject profile = v.getAsJsonObject("profile");
+            assertTrue(profile.get("samples").getAsLong() > 0, profile.toString());
+            double areas = 0;
+            for (var a : profile.getAsJsonObject("areas").entrySet()) {
+                areas += a.getValue().getAsDouble();
+            }
+            assertEquals(1.0, areas, 0.001, "the area shares add up");
+            String html = Files.readString(out.resolve(profile.get("flameGraph").getAsString()));
+            assertTrue(html.startsWith("<!DOCTYPE html>"));
+        }
+        JsonObject patched = variants.get(1).getAsJsonObject().getAsJsonObject("brokerCpuUsPerMsg");
+        assertTrue(patched.get("ratio").getAsDouble() > 0);
+        JsonArray ci = patched.getAsJsonArray("ratioCi95");
+        assertEquals(2, ci.size());
+        assertTrue(ci.get(0).getAsDouble() <= ci.get(1).getAsDouble());
+        String verdict = patched.get("verdict").getAsString();
+        assertTrue(verdict.equals("resolved") || verdict.equals("unresolved"), verdict);
+
+        JsonObject profile = r.getAsJsonObject("profile");
+        String event = profile.get("event").getAsString();
+        assertTrue(event.equals("cpu") || event.equals("itimer"), event);
+        assertTrue(profile.get("profiledWindows").getAsString().contains("separate from the interval"));
+        JsonArray windows = r.getAsJsonArray("windows");
+        boolean profiledOutside = true;
+        for (JsonElement e : windows) {
+            JsonObject w = e.getAsJsonObject();
+            profiledOutside &= !(w.get("profiled").getAsBoolean() && w.get("inInterval").getAsBoolean());
+        }
+        assertTrue(profiledOutside, "profiled windows never count for the interval");
+
+        String table = Files.readString(out.resolve("table.txt"));
+        assertTrue(table.contains("x 4.9.0-tuned") && table.contains("95% CI"), table);
+        assertTrue(table.contains("where the broker's CPU goes") && table.contains("top 15 self-time methods"), table);
+        assertTrue(Files.size(out.resolve("chart.png")) > 1000);
+        assertNothingLeft(out);
+    }
+
+    @Test
+    void msSyncReportsTheMastersAndTheSlavesCpu() throws Exception {
+        Dists.stock();
+        Dists.patched();
+        Path out = dir.resolve("ms");
+        String printed = run(List.of("--efficiency", "--topology", "ms-sync", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", "2", "--window",
+            "1", "--warmup", "2", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+            dir.resolve("ms.log"));
+        JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", r.get("status").getAsString(), printed);
+        assertEquals("ms-sync", r.getAsJsonObject("metadata").get("topology").getAsString());
+        assertEquals("--pin off", r.getAsJsonObject("pinning").get("notAppliedBecause").getAsString());
+        for (JsonElement e : r.getAsJsonArray("variants")) {
+            JsonObject v = e.getAsJsonObject();
+            assertNotNull(v.getAsJsonObject("slaveCpuUsPerMsg"), v.toString());
+            assertTrue(v.getAsJsonObject("slaveCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+        }
+        for (JsonElement w : r.getAsJsonArray("warnings")) {
+            assertTrue(!w.getAsString().contains("replication"), w.getAsString());
+        }
+        assertTrue(Files.readString(out.resolve("table.txt")).contains("slave us/msg"));
+        assertNothingLeft(out);
+    }
+}
