@@ -217,6 +217,7 @@ public final class CompareRunner {
         cs.topology = o.topology;
         cs.workDir = dir;
         cs.stopGrace = Duration.ZERO;
+        cs.brokerJvmOptions.addAll(v.jvmOptions());
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;

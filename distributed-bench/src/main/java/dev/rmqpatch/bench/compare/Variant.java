@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.compare;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,30 +11,47 @@ import java.util.regex.Pattern;
  * A broker to compare, named as in the article: {@code 4.9.0} (stock jars, stock parameters), {@code 4.9.0-tuned}
  * (stock jars, the send-path parameters 4.9.1 made default), {@code 4.9.0-patched} (patched jars, tuned parameters),
  * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned|-patched]} works the same way.
+ * {@code 4.9.0-patched-without-P7} (or {@code -without-P7+P8}) is the patched broker started with those patches
+ * switched off ({@code -Drmqpatch.disable}): what one patch buys is all patches against all but that one.
  */
 public final class Variant {
-    private static final Pattern NAME = Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched)?");
+    private static final Pattern NAME =
+        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?");
 
     private final String name;
     private final String version;
     private final boolean patched;
     private final boolean tuned;
+    private final List<String> disabled;
 
-    private Variant(String name, String version, boolean tuned, boolean patched) {
+    private Variant(String name, String version, boolean tuned, boolean patched, List<String> disabled) {
         this.name = name;
         this.version = version;
         this.tuned = tuned;
         this.patched = patched;
+        this.disabled = disabled;
     }
 
     public static Variant parse(String name) {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("variant '" + name + "' is not <version>, <version>-tuned or <version>-patched (e.g. 4.9.0-tuned)");
+            throw new IllegalArgumentException("variant '" + name + "' is not <version>, <version>-tuned, <version>-patched"
+                + " or <version>-patched-without-ID[+ID...] (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7)");
         }
         String suffix = m.group(2);
-        boolean patched = "-patched".equals(suffix);
-        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched);
+        boolean patched = suffix != null && suffix.startsWith("-patched");
+        List<String> disabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
+        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, disabled);
+    }
+
+    /** Patch ids this variant switches off at broker start (empty for all others). */
+    public List<String> disabledPatches() {
+        return disabled;
+    }
+
+    /** JVM options of this variant's brokers and name server: the switch for its disabled patches, if any. */
+    public List<String> jvmOptions() {
+        return disabled.isEmpty() ? List.of() : List.of("-Drmqpatch.disable=" + String.join(",", disabled));
     }
 
     public String name() {

@@ -202,6 +202,7 @@ public final class EfficiencyRunner {
             cs.workDir = o.outDir.resolve("brokers/" + v.name());
             cs.stopGrace = Duration.ZERO;
             cs.brokerJvmOptions.addAll(sameCpuCount);
+            cs.brokerJvmOptions.addAll(v.jvmOptions());
             out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", elapsed(), v.name(),
                 o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
                 cs.overrides.isEmpty() ? "" : cs.overrides);

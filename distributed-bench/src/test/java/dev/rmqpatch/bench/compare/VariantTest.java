@@ -1,0 +1,43 @@
+package dev.rmqpatch.bench.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class VariantTest {
+
+    @Test
+    void namedVariants() {
+        Variant tuned = Variant.parse("4.9.0-tuned");
+        assertFalse(tuned.patched());
+        assertEquals("broker-tuned.conf", tuned.confName());
+        assertEquals(List.of(), tuned.jvmOptions());
+        Variant patched = Variant.parse("4.9.0-patched");
+        assertTrue(patched.patched());
+        assertEquals("rocketmq-4.9.0-patched", patched.distName());
+        assertEquals("broker.conf", Variant.parse("4.9.1").confName());
+    }
+
+    @Test
+    void patchedWithoutSomePatchesSwitchesThemOffAtStart() {
+        Variant v = Variant.parse("4.9.0-patched-without-P7+P9");
+        assertTrue(v.patched());
+        assertEquals("rocketmq-4.9.0-patched", v.distName(), "same jars");
+        assertEquals("broker-tuned.conf", v.confName(), "same parameters");
+        assertEquals(List.of("P7", "P9"), v.disabledPatches());
+        assertEquals(List.of("-Drmqpatch.disable=P7,P9"), v.jvmOptions());
+    }
+
+    @Test
+    void badNamesAreRefusedWithTheForms() {
+        for (String bad : new String[] {"4.9.0-tuned-without-P7", "4.9.0-patched-without-", "4.9.0-patched-without-p7", "latest"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(bad), bad);
+            assertTrue(e.getMessage().contains("-without-ID"), e.getMessage());
+        }
+    }
+}
