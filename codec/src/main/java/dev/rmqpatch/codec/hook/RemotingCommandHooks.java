@@ -38,7 +38,9 @@ public final class RemotingCommandHooks {
         }
         HashMap<String, String> ext = cmd.getExtFields();
         if (ext == null) {
-            ext = new HashMap<String, String>(codec.maxFields() * 2);
+            // Stock's own default-capacity map, not a presized one: the capacity decides the HashMap's iteration
+            // order, and with it the order of the keys in the JSON header, which must be stock's byte for byte.
+            ext = new HashMap<String, String>();
             cmd.setExtFields(ext);
         }
         codec.encode(header, ext);
