@@ -20,21 +20,23 @@ import org.apache.rocketmq.remoting.protocol.SerializeType;
  * integers in {@code int} range without leading zeros or {@code -0}; enum names spelled exactly; a remark string or
  * null; ext fields as null or an object of string values (later duplicate keys win, as in fastjson's map);
  * the string escapes {@code \" \\ \/ \b \f \n \r \t} and Unicode escapes (backslash, 'u', four hex digits in
- * either case; surrogates are kept as the code units they spell, paired or not); well-formed UTF-8. Other keys are skipped when fastjson would ignore them too: plain
- * names that fastjson's lenient property matching cannot tie to a property, with a string, integer,
- * {@code true}, {@code false} or {@code null} value.
+ * either case; surrogates are kept as the code units they spell, paired or not); well-formed UTF-8. Other keys are
+ * skipped when fastjson would ignore them too: plain names that fastjson's lenient property matching cannot tie to
+ * a property, with a string, integer, {@code true}, {@code false} or {@code null} value.
  *
  * <p>It declines everything else, where fastjson's lenient rules or its exceptions decide the result: anything
  * malformed or truncated, malformed UTF-8 (which stock turns into U+FFFD before parsing), numbers as strings or
- * with fractions or exponents, out-of-range numbers, null for a number or enum, unknown enum names, duplicate
- * keys, trailing commas, single quotes, unquoted names, comments, raw control characters inside strings, other
- * escapes, nested objects or arrays, the special keys {@code @type} and {@code $ref}, an absent {@code opaque}
+ * with fractions or exponents, out-of-range numbers, null for a number or enum, unknown enum names, a top-level
+ * key given twice, trailing commas, single quotes, unquoted names, comments, raw control characters inside strings,
+ * other escapes, nested objects or arrays, ext-field names that begin with '@' or '$' (fastjson's {@code @type} and
+ * {@code $ref}), top-level names with anything but letters, digits, '_' and '-', an absent {@code opaque}
  * (stock leaves the constructor's request id there, which this reader cannot take without drawing another one),
  * and any fastjson configuration other than the shipped defaults. Declining costs at most one scan of the bytes.
  *
  * <p>The command is created as fastjson creates it, by one call of RemotingCommand's no-argument constructor
  * (which draws a request id, like every decode), and filled through its public setters; and only once the whole
- * header has been read, so that a declined header leaves no trace.
+ * header has been read, so that a declined header leaves no trace. Its strings are equal to fastjson's; those of one
+ * ASCII char and "true"/"false" are shared constants rather than fresh copies.
  */
 public final class JsonHeaderReader {
 
@@ -82,17 +84,22 @@ public final class JsonHeaderReader {
     private static final byte[][] SERIALIZE_TYPE_NAMES = names(SERIALIZE_TYPES);
 
     /**
-     * Ext-field names of one ASCII letter (all of SEND_MESSAGE_V2's), handed out as the interned constants: no copy,
-     * a cached hash, and the broker's own lookups ({@code get("b")}) then hit by identity.
+     * Strings of one ASCII char from the space up, interned: every ext-field name of SEND_MESSAGE_V2 ("a".."n") and
+     * most of its values ("0", "4"). Handing out the constant saves the allocation, and the hash HashMap.put
+     * computes; the broker's own lookups ({@code get("b")}) then hit by identity. Strings are immutable and compared
+     * by {@code equals} throughout RocketMQ, so a shared instance is indistinguishable from a fresh one.
      */
-    private static final String[] ONE_LETTER = new String[128];
+    private static final String[] ONE_CHAR = new String[128];
 
     static {
-        for (char c = 'a'; c <= 'z'; c++) {
-            ONE_LETTER[c] = String.valueOf(c).intern();
-            ONE_LETTER[Character.toUpperCase(c)] = String.valueOf(Character.toUpperCase(c)).intern();
+        for (char c = ' '; c < ONE_CHAR.length; c++) {
+            ONE_CHAR[c] = String.valueOf(c).intern();
         }
     }
+
+    /** The boolean values of the send headers, shared for the same reason. */
+    private static final String TRUE = "true";
+    private static final String FALSE = "false";
 
     /** Hex digit values by ASCII code, -1 for non-digits. */
     private static final byte[] HEX = new byte[128];
@@ -108,25 +115,28 @@ public final class JsonHeaderReader {
         }
     }
 
-    static final int INITIAL_CHARS = 512;
-    static final int MAX_KEPT_CHARS = 16384;
+    static final int INITIAL_BUFFER = 512;
+    static final int MAX_KEPT_BUFFER = 16384;
 
-    /** One buffer per thread for strings that need unescaping or UTF-8 decoding, taken out while in use. */
-    private static final ThreadLocal<char[][]> CHARS = new ThreadLocal<char[][]>() {
+    /**
+     * One reader per thread, for its buffers, taken out while in use. The command and its strings never point into
+     * the buffers: every String copies what it needs.
+     */
+    private static final ThreadLocal<JsonHeaderReader[]> READER = new ThreadLocal<JsonHeaderReader[]>() {
         @Override
-        protected char[][] initialValue() {
-            return new char[1][];
+        protected JsonHeaderReader[] initialValue() {
+            return new JsonHeaderReader[1];
         }
     };
 
-    private final byte[] in;
-    private final int end;
+    private byte[] in;
+    private int end;
     private int pos;
+    /** Strings that need unescaping or UTF-8 decoding: Latin-1 bytes while they fit, else chars. */
+    private byte[] latin;
     private char[] chars;
 
-    private JsonHeaderReader(byte[] in) {
-        this.in = in;
-        this.end = in.length;
+    private JsonHeaderReader() {
     }
 
     /**
@@ -137,18 +147,26 @@ public final class JsonHeaderReader {
         if (json == null || !StockFastjson.parsesAsShipped()) {
             return null;
         }
-        JsonHeaderReader reader = new JsonHeaderReader(json);
-        char[][] holder = CHARS.get();
-        reader.chars = holder[0];
+        JsonHeaderReader[] holder = READER.get();
+        JsonHeaderReader reader = holder[0];
         holder[0] = null;
+        if (reader == null) {
+            reader = new JsonHeaderReader();
+        }
+        reader.in = json;
+        reader.end = json.length;
+        reader.pos = 0;
         try {
             return reader.command();
         } catch (Declined e) {
             return null;
         } finally {
-            char[] buf = reader.chars;
-            // A thread that once read a huge header does not keep a huge buffer.
-            holder[0] = buf != null && buf.length <= MAX_KEPT_CHARS ? buf : null;
+            reader.in = null;
+            // A thread that once read a huge header does not keep huge buffers.
+            if ((reader.latin == null || reader.latin.length <= MAX_KEPT_BUFFER)
+                && (reader.chars == null || reader.chars.length <= MAX_KEPT_BUFFER)) {
+                holder[0] = reader;
+            }
         }
     }
 
@@ -163,15 +181,15 @@ public final class JsonHeaderReader {
         HashMap<String, String> extFields = null;
         SerializeType serializeType = null;
 
-        skipWhitespace();
-        expect('{');
-        skipWhitespace();
-        if (peek() != '}') {
+        expectToken('{');
+        int c = token();
+        if (c != '}') {
             for (;;) {
-                expect('"');
+                if (c != '"') {
+                    throw Declined.INSTANCE;
+                }
                 int field = fieldName();
-                skipWhitespace();
-                expect(':');
+                expectToken(':');
                 skipWhitespace();
                 switch (field) {
                     case F_CODE:
@@ -206,18 +224,15 @@ public final class JsonHeaderReader {
                     throw Declined.INSTANCE;
                 }
                 seen |= field;
-                skipWhitespace();
-                int c = next();
+                c = token();
                 if (c == '}') {
                     break;
                 }
                 if (c != ',') {
                     throw Declined.INSTANCE;
                 }
-                skipWhitespace();
+                c = token();
             }
-        } else {
-            pos++;
         }
         skipWhitespace();
         if (pos != end || (seen & F_OPAQUE) == 0) {
@@ -261,46 +276,48 @@ public final class JsonHeaderReader {
             throw Declined.INSTANCE;
         }
         pos = i + 1;
-        int len = i - start;
-        switch (len) {
+        byte[] name = null;
+        int field = F_UNKNOWN;
+        switch (i - start) {
             case 4:
-                if (matches(start, CODE)) {
-                    return F_CODE;
-                }
-                if (matches(start, FLAG)) {
-                    return F_FLAG;
+                if (in[start] == 'c') {
+                    name = CODE;
+                    field = F_CODE;
+                } else {
+                    name = FLAG;
+                    field = F_FLAG;
                 }
                 break;
             case 6:
-                if (matches(start, OPAQUE)) {
-                    return F_OPAQUE;
-                }
-                if (matches(start, REMARK)) {
-                    return F_REMARK;
+                if (in[start] == 'o') {
+                    name = OPAQUE;
+                    field = F_OPAQUE;
+                } else {
+                    name = REMARK;
+                    field = F_REMARK;
                 }
                 break;
             case 7:
-                if (matches(start, VERSION)) {
-                    return F_VERSION;
-                }
+                name = VERSION;
+                field = F_VERSION;
                 break;
             case 8:
-                if (matches(start, LANGUAGE)) {
-                    return F_LANGUAGE;
-                }
+                name = LANGUAGE;
+                field = F_LANGUAGE;
                 break;
             case 9:
-                if (matches(start, EXT_FIELDS)) {
-                    return F_EXT_FIELDS;
-                }
+                name = EXT_FIELDS;
+                field = F_EXT_FIELDS;
                 break;
             case 23:
-                if (matches(start, SERIALIZE_TYPE)) {
-                    return F_SERIALIZE_TYPE;
-                }
+                name = SERIALIZE_TYPE;
+                field = F_SERIALIZE_TYPE;
                 break;
             default:
                 break;
+        }
+        if (name != null && matches(start, name)) {
+            return field;
         }
         if (!ignoredByFastjson(start, i)) {
             throw Declined.INSTANCE;
@@ -366,7 +383,10 @@ public final class JsonHeaderReader {
         return (int) v;
     }
 
-    /** 1 to {@code maxDigits} ASCII digits without a leading zero (a lone "0" is fine); what follows is checked by the caller. */
+    /**
+     * 1 to {@code maxDigits} ASCII digits without a leading zero (a lone "0" is fine); what follows is checked by the
+     * caller.
+     */
     private long digits(int maxDigits) {
         int start = pos;
         long v = 0;
@@ -419,7 +439,7 @@ public final class JsonHeaderReader {
         int c = peek();
         if (c == '"') {
             pos++;
-            readString(false);
+            readString();
         } else if (c == '-' || c >= '0' && c <= '9') {
             if (c == '-') {
                 pos++;
@@ -449,142 +469,254 @@ public final class JsonHeaderReader {
         // fastjson's own choice for a HashMap property: default capacity, entries put in document order. The same
         // puts into the same kind of map give the same iteration order, which the broker's re-encoding shows.
         HashMap<String, String> map = new HashMap<String, String>();
-        skipWhitespace();
-        if (peek() == '}') {
-            pos++;
+        int c = token();
+        if (c == '}') {
             return map;
         }
         for (;;) {
-            expect('"');
-            String key = readString(true);
-            if (!key.isEmpty() && (key.charAt(0) == '@' || key.charAt(0) == '$')) {
+            if (c != '"' || pos >= end) {
                 throw Declined.INSTANCE;
             }
-            skipWhitespace();
-            expect(':');
-            skipWhitespace();
-            map.put(key, readStringValue());
-            skipWhitespace();
-            int c = next();
+            boolean escapedFirst = in[pos] == '\\';
+            if (in[pos] == '@' || in[pos] == '$') {
+                throw Declined.INSTANCE;
+            }
+            String key = readString();
+            // fastjson treats "@type" and "$ref" specially, escaped or not.
+            if (escapedFirst && (key.charAt(0) == '@' || key.charAt(0) == '$')) {
+                throw Declined.INSTANCE;
+            }
+            // The separators fastjson writes, without whitespace, are checked in place; anything else goes the
+            // general way.
+            int p = pos;
+            if (p + 1 < end && in[p] == ':' && in[p + 1] == '"') {
+                pos = p + 2;
+            } else {
+                expectToken(':');
+                expectToken('"');
+            }
+            map.put(key, readString());
+            p = pos;
+            if (p + 1 < end && in[p] == ',' && in[p + 1] == '"') {
+                pos = p + 1;
+                c = next();
+                continue;
+            }
+            c = token();
             if (c == '}') {
                 return map;
             }
             if (c != ',') {
                 throw Declined.INSTANCE;
             }
-            skipWhitespace();
+            c = token();
         }
     }
 
     private String readStringValue() {
         expect('"');
-        return readString(false);
+        return readString();
     }
 
     /**
      * After an opening quote: the string up to the closing one. Printable ASCII without escapes, nearly every string
      * a Java client sends apart from the properties value, is copied as Latin-1 without decoding.
      */
-    private String readString(boolean key) {
-        final byte[] b = in;
+    private String readString() {
         int start = pos;
-        int i = start;
-        while (i < end) {
-            int c = b[i];
-            if (c == '"') {
-                pos = i + 1;
-                int len = i - start;
-                if (key && len == 1 && ONE_LETTER[b[start]] != null) {
-                    return ONE_LETTER[b[start]];
-                }
-                return new String(b, start, len, LATIN_1);
-            }
-            // Bytes are signed: everything from 0x80 up (UTF-8 sequences) is negative and takes the slow path too.
-            if (c < 0x20 || c == '\\') {
-                break;
-            }
-            i++;
+        int i = plainRunEnd(start);
+        if (i < end && in[i] == '"') {
+            pos = i + 1;
+            return plainString(in, start, i - start);
         }
         return decodeString(start, i);
     }
 
-    /** The general case: escapes and multi-byte UTF-8, into this thread's char buffer. */
+    /**
+     * The index of the first byte from {@code i} on that is a quote, a backslash, a control character or not
+     * ASCII (end of header if none): where a run of text that needs no decoding ends. A plain loop: reading eight
+     * bytes at a time through a ByteBuffer view measured no faster, its index and scope checks eating the gain.
+     */
+    private int plainRunEnd(int i) {
+        final byte[] b = in;
+        final int limit = end;
+        while (i < limit) {
+            int c = b[i];
+            // Bytes are signed: everything from 0x80 up (UTF-8 sequences) is negative.
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return i;
+            }
+            i++;
+        }
+        return limit;
+    }
+
+    /** Printable ASCII without escapes, {@code len} bytes at {@code start}: a shared constant where there is one. */
+    private static String plainString(byte[] b, int start, int len) {
+        if (len == 1) {
+            return ONE_CHAR[b[start]];
+        }
+        if (len == 4 && b[start] == 't' && b[start + 1] == 'r' && b[start + 2] == 'u' && b[start + 3] == 'e') {
+            return TRUE;
+        }
+        if (len == 5 && b[start] == 'f' && b[start + 1] == 'a' && b[start + 2] == 'l' && b[start + 3] == 's'
+            && b[start + 4] == 'e') {
+            return FALSE;
+        }
+        return latin1(b, start, len);
+    }
+
+    /**
+     * The general case: escapes and multi-byte UTF-8 from {@code from} on. While every char fits in Latin-1 (the
+     * properties value with its escaped separators, accented Latin text) the string is built as Latin-1 bytes: runs
+     * of plain ASCII are copied with {@code arraycopy}, and the String is made from bytes without compressing chars
+     * (JDK 9+). The first char above U+00FF moves the rest to {@link #decodeWide}. The buffer holds as many bytes as
+     * the header has left, which no string can exceed (no escape or UTF-8 sequence is shorter than its chars).
+     */
     private String decodeString(int start, int from) {
-        char[] buf = chars;
-        int need = Math.max(from - start + 16, INITIAL_CHARS);
-        if (buf == null || buf.length < need) {
-            buf = new char[need];
+        final byte[] b = in;
+        final int limit = end;
+        byte[] out = latin;
+        if (out == null || out.length < limit - start) {
+            out = new byte[Math.max(limit - start, INITIAL_BUFFER)];
+            latin = out;
         }
-        int n = 0;
-        for (int k = start; k < from; k++) {
-            buf[n++] = (char) in[k];
-        }
+        int n = from - start;
+        System.arraycopy(b, start, out, 0, n);
         int i = from;
         for (;;) {
-            if (i >= end) {
+            int run = plainRunEnd(i);
+            int len = run - i;
+            if (len < 16) {
+                // Between two escapes: shorter than what an arraycopy call costs to set up.
+                for (int k = 0; k < len; k++) {
+                    out[n + k] = b[i + k];
+                }
+            } else {
+                System.arraycopy(b, i, out, n, len);
+            }
+            n += len;
+            i = run;
+            if (i >= limit) {
                 throw Declined.INSTANCE;
             }
-            if (n + 2 > buf.length) {
-                buf = Arrays.copyOf(buf, buf.length * 2);
-            }
-            int c = in[i] & 0xFF;
+            int c = b[i];
             if (c == '"') {
-                i++;
-                break;
+                pos = i + 1;
+                return latin1(out, 0, n);
+            }
+            int ch;
+            int next;
+            if (c == '\\') {
+                if (i + 5 < limit && b[i + 1] == 'u' && b[i + 2] == '0' && b[i + 3] == '0') {
+                    // The properties value's separators, and every other char below U+0100, take this branch.
+                    int hi = hexDigit(b[i + 4]);
+                    int lo = hexDigit(b[i + 5]);
+                    if ((hi | lo) >= 0) {
+                        out[n++] = (byte) (hi << 4 | lo);
+                        i += 6;
+                        continue;
+                    }
+                }
+                ch = escape(i);
+                next = i + (b[i + 1] == 'u' ? 6 : 2);
+            } else if (c >= 0) {
+                // A raw control character.
+                throw Declined.INSTANCE;
+            } else {
+                int lead = c & 0xFF;
+                ch = codePoint(i, lead);
+                next = i + (lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4);
+            }
+            if (ch > 0xFF) {
+                return decodeWide(out, n, i);
+            }
+            out[n++] = (byte) ch;
+            i = next;
+        }
+    }
+
+    /**
+     * Continues a string from byte {@code i} as chars, after {@code n} Latin-1 chars already decoded into
+     * {@code head}: for text beyond Latin-1 (CJK, emoji, escapes of such chars).
+     */
+    private String decodeWide(byte[] head, int n, int i) {
+        final byte[] b = in;
+        final int limit = end;
+        char[] buf = chars;
+        if (buf == null || buf.length < n + (limit - i)) {
+            buf = new char[Math.max(n + (limit - i), INITIAL_BUFFER)];
+            chars = buf;
+        }
+        for (int k = 0; k < n; k++) {
+            buf[k] = (char) (head[k] & 0xFF);
+        }
+        for (;;) {
+            if (i >= limit) {
+                throw Declined.INSTANCE;
+            }
+            int c = b[i];
+            if (c == '"') {
+                pos = i + 1;
+                return new String(buf, 0, n);
             }
             if (c == '\\') {
-                if (i + 1 >= end) {
-                    throw Declined.INSTANCE;
-                }
-                int e = in[i + 1];
-                i += 2;
-                switch (e) {
-                    case '"':
-                    case '\\':
-                    case '/':
-                        buf[n++] = (char) e;
-                        break;
-                    case 'b':
-                        buf[n++] = '\b';
-                        break;
-                    case 'f':
-                        buf[n++] = '\f';
-                        break;
-                    case 'n':
-                        buf[n++] = '\n';
-                        break;
-                    case 'r':
-                        buf[n++] = '\r';
-                        break;
-                    case 't':
-                        buf[n++] = '\t';
-                        break;
-                    case 'u':
-                        buf[n++] = (char) hex4(i);
-                        i += 4;
-                        break;
-                    default:
-                        throw Declined.INSTANCE;
-                }
-            } else if (c < 0x20) {
-                throw Declined.INSTANCE;
-            } else if (c < 0x80) {
+                buf[n++] = (char) escape(i);
+                i += b[i + 1] == 'u' ? 6 : 2;
+            } else if (c >= 0x20) {
                 buf[n++] = (char) c;
                 i++;
+            } else if (c >= 0) {
+                throw Declined.INSTANCE;
             } else {
-                int cp = codePoint(i, c);
+                int lead = c & 0xFF;
+                int cp = codePoint(i, lead);
                 if (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
                     buf[n++] = (char) cp;
                 } else {
                     buf[n++] = Character.highSurrogate(cp);
                     buf[n++] = Character.lowSurrogate(cp);
                 }
-                i += c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+                i += lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
             }
         }
-        pos = i;
-        chars = buf;
-        return new String(buf, 0, n);
+    }
+
+    /** The char that the escape starting with the backslash at {@code i} stands for (2 bytes, or 6 for a u-escape). */
+    private int escape(int i) {
+        if (i + 1 >= end) {
+            throw Declined.INSTANCE;
+        }
+        switch (in[i + 1]) {
+            case '"':
+                return '"';
+            case '\\':
+                return '\\';
+            case '/':
+                return '/';
+            case 'b':
+                return '\b';
+            case 'f':
+                return '\f';
+            case 'n':
+                return '\n';
+            case 'r':
+                return '\r';
+            case 't':
+                return '\t';
+            case 'u':
+                if (i + 5 < end && in[i + 2] == '0' && in[i + 3] == '0') {
+                    // A u-escape of 00XX, the properties value's separators among them.
+                    int hi = hexDigit(in[i + 4]);
+                    int lo = hexDigit(in[i + 5]);
+                    if ((hi | lo) >= 0) {
+                        return hi << 4 | lo;
+                    }
+                }
+                return hex4(i + 2);
+            default:
+                throw Declined.INSTANCE;
+        }
     }
 
     /**
@@ -629,8 +761,7 @@ public final class JsonHeaderReader {
         }
         int v = 0;
         for (int k = i; k < i + 4; k++) {
-            int c = in[k];
-            int d = c < 0 ? -1 : HEX[c];
+            int d = hexDigit(in[k]);
             if (d < 0) {
                 throw Declined.INSTANCE;
             }
@@ -639,10 +770,47 @@ public final class JsonHeaderReader {
         return v;
     }
 
+    /**
+     * A String of Latin-1 bytes. The deprecated constructor with a high byte of zero is exactly that: on JDK 9+ a copy
+     * of the bytes, small enough to be inlined, where the Charset constructor is a large general decoder that the
+     * JIT calls out of line for every string (a dozen per header); on JDK 8 a plain widening loop.
+     */
+    @SuppressWarnings("deprecation")
+    private static String latin1(byte[] bytes, int offset, int length) {
+        return new String(bytes, 0, offset, length);
+    }
+
+    /** The value of an ASCII hex digit, -1 for any other byte. */
+    private static int hexDigit(byte c) {
+        return c < 0 ? -1 : HEX[c];
+    }
+
+    /** The next byte that is not JSON whitespace, consumed. */
+    private int token() {
+        final byte[] b = in;
+        int p = pos;
+        while (p < end) {
+            int c = b[p++];
+            // Compact JSON meets a token at once: one comparison settles it.
+            if (c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                pos = p;
+                return c;
+            }
+        }
+        throw Declined.INSTANCE;
+    }
+
+    private void expectToken(char c) {
+        if (token() != c) {
+            throw Declined.INSTANCE;
+        }
+    }
+
     private void skipWhitespace() {
         while (pos < end) {
             int c = in[pos];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            // Most calls meet a token at once: one comparison settles it.
+            if (c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t') {
                 return;
             }
             pos++;

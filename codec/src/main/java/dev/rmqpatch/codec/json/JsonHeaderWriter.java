@@ -60,27 +60,44 @@ public final class JsonHeaderWriter {
 
     private static final byte[] HEX_DIGITS = field("0123456789ABCDEF");
 
-    /** The longest a fixed part gets: the longest field name with its punctuation, or an int. */
-    private static final int FIXED_PART = 32;
+    /** Tens and ones digit of 0..99, to write an int two digits per division. */
+    private static final byte[] DIGIT_TENS = new byte[100];
+    private static final byte[] DIGIT_ONES = new byte[100];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_TENS[i] = (byte) ('0' + i / 10);
+            DIGIT_ONES[i] = (byte) ('0' + i % 10);
+        }
+    }
+
+    /** More than all fixed parts of a header together: field names, punctuation, ints, enum names. */
+    private static final int MARGIN = 192;
+    private static final int NAME_SLOTS = 32;
+    private static final int MAX_CACHED_NAME = 48;
     /** Bytes one char can take: an escape is 6, and a surrogate pair is 4 bytes for 2 chars. */
     private static final int MAX_BYTES_PER_CHAR = 6;
 
     static final int INITIAL_BUFFER = 512;
     static final int MAX_KEPT_BUFFER = 65536;
 
-    /** One buffer per thread, taken out while in use; the result is one exact-size copy of its start. */
-    private static final ThreadLocal<byte[][]> BUFFER = new ThreadLocal<byte[][]>() {
+    /** One writer per thread with its buffers, taken out while in use; the result is one exact-size copy. */
+    private static final ThreadLocal<JsonHeaderWriter[]> WRITER = new ThreadLocal<JsonHeaderWriter[]>() {
         @Override
-        protected byte[][] initialValue() {
-            return new byte[1][];
+        protected JsonHeaderWriter[] initialValue() {
+            return new JsonHeaderWriter[1];
         }
     };
 
-    private byte[] buf;
+    private byte[] buf = new byte[INITIAL_BUFFER];
     private int pos;
+    /** The chars of the string being written: a loop over an array beats {@code charAt} on every char. */
+    private char[] chars = new char[INITIAL_BUFFER];
+    /** Recently written ext-field names and their encoded form (quoted, with the colon); see {@link #putName}. */
+    private final String[] names = new String[NAME_SLOTS];
+    private final byte[][] nameBytes = new byte[NAME_SLOTS][];
 
-    private JsonHeaderWriter(byte[] buf) {
-        this.buf = buf;
+    private JsonHeaderWriter() {
     }
 
     /**
@@ -96,13 +113,18 @@ public final class JsonHeaderWriter {
         if (extFields != null && extFields.getClass() != HashMap.class) {
             return null;
         }
-        byte[][] holder = BUFFER.get();
-        byte[] buf = holder[0];
+        JsonHeaderWriter[] holder = WRITER.get();
+        JsonHeaderWriter w = holder[0];
         holder[0] = null;
-        JsonHeaderWriter w = new JsonHeaderWriter(buf != null ? buf : new byte[INITIAL_BUFFER]);
+        if (w == null) {
+            w = new JsonHeaderWriter();
+        }
+        w.pos = 0;
         byte[] json = w.command(cmd, extFields);
-        // A thread that once wrote a huge header does not keep a huge buffer.
-        holder[0] = w.buf.length <= MAX_KEPT_BUFFER ? w.buf : null;
+        // A thread that once wrote a huge header does not keep huge buffers.
+        if (w.buf.length <= MAX_KEPT_BUFFER && w.chars.length <= MAX_KEPT_BUFFER) {
+            holder[0] = w;
+        }
         return json;
     }
 
@@ -131,13 +153,14 @@ public final class JsonHeaderWriter {
                     buf[pos++] = ',';
                 }
                 first = false;
-                putString(key);
-                buf[pos++] = ':';
+                putName(key);
                 putString(value);
             }
             buf[pos++] = '}';
         }
-        room(0);
+        String remark = cmd.getRemark();
+        // One check for everything that follows: the fixed parts fit in the margin room() always leaves.
+        room(remark == null ? 0 : remark.length());
         put(FLAG);
         putInt(cmd.getFlag());
         LanguageCode language = cmd.getLanguage();
@@ -145,36 +168,51 @@ public final class JsonHeaderWriter {
             put(LANGUAGE);
             put(LANGUAGE_NAMES[language.ordinal()]);
         }
-        room(0);
         put(OPAQUE);
         putInt(cmd.getOpaque());
-        String remark = cmd.getRemark();
         if (remark != null) {
-            room(remark.length());
             put(REMARK);
             putString(remark);
         }
         SerializeType serializeType = cmd.getSerializeTypeCurrentRPC();
-        room(0);
         if (serializeType != null) {
             put(SERIALIZE_TYPE);
             put(SERIALIZE_TYPE_NAMES[serializeType.ordinal()]);
         }
-        room(0);
         put(VERSION);
         putInt(cmd.getVersion());
         buf[pos++] = '}';
         return Arrays.copyOf(buf, pos);
     }
 
-    /** Makes room for a fixed part or two plus {@code chars} chars of escaped text, so the writes need no checks. */
+    /** Makes room for the fixed parts plus {@code chars} chars of escaped text, so the writes need no checks. */
     private void room(int chars) {
-        long need = pos + 2L * FIXED_PART + (long) chars * MAX_BYTES_PER_CHAR;
+        long need = pos + MARGIN + (long) chars * MAX_BYTES_PER_CHAR;
         if (need > buf.length) {
             if (need > Integer.MAX_VALUE - 8) {
                 throw new OutOfMemoryError("JSON header of more than 2 GB");
             }
             buf = Arrays.copyOf(buf, (int) Math.max(need, 2L * buf.length));
+        }
+    }
+
+    /**
+     * An ext-field name and its colon. The names are a small set of constants (the header classes' field names,
+     * MSG_REGION, TRACE_ON), the same String instances message after message, so their encoded form is kept per
+     * thread, by identity, in slots chosen by the hash the map has already computed and cached in each key.
+     */
+    private void putName(String key) {
+        int slot = key.hashCode() & (NAME_SLOTS - 1);
+        if (names[slot] == key) {
+            put(nameBytes[slot]);
+            return;
+        }
+        int start = pos;
+        putString(key);
+        buf[pos++] = ':';
+        if (pos - start <= MAX_CACHED_NAME) {
+            names[slot] = key;
+            nameBytes[slot] = Arrays.copyOfRange(buf, start, pos);
         }
     }
 
@@ -188,68 +226,105 @@ public final class JsonHeaderWriter {
             put(MIN_INT);
             return;
         }
+        int p = pos;
         if (v < 0) {
-            buf[pos++] = '-';
+            buf[p++] = '-';
             v = -v;
         }
-        int digits = 1;
-        for (int t = v; t >= 10; t /= 10) {
-            digits++;
+        int end = p + digits(v);
+        pos = end;
+        while (v >= 100) {
+            int q = v / 100;
+            int r = v - q * 100;
+            buf[--end] = DIGIT_ONES[r];
+            buf[--end] = DIGIT_TENS[r];
+            v = q;
         }
-        int p = pos + digits;
-        pos = p;
-        do {
-            buf[--p] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
+        buf[--end] = DIGIT_ONES[v];
+        if (v >= 10) {
+            buf[--end] = DIGIT_TENS[v];
+        }
+    }
+
+    private static int digits(int v) {
+        int limit = 10;
+        for (int d = 1; d < 10; d++) {
+            if (v < limit) {
+                return d;
+            }
+            limit *= 10;
+        }
+        return 10;
     }
 
     private void putString(String s) {
+        int n = s.length();
+        if (chars.length < n) {
+            chars = new char[Math.max(n, 2 * chars.length)];
+        }
+        final char[] c = chars;
+        s.getChars(0, n, c, 0);
         final byte[] b = buf;
         int p = pos;
         b[p++] = '"';
-        int n = s.length();
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                int escape = ASCII_ESCAPE[c];
+        // Most header text is printable ASCII that needs no escape: copied in a tight loop until the first char
+        // that is not.
+        int i = 0;
+        while (i < n) {
+            char ch = c[i];
+            if (ch >= 0x80 || ASCII_ESCAPE[ch] != 0) {
+                break;
+            }
+            b[p++] = (byte) ch;
+            i++;
+        }
+        if (i < n) {
+            p = putSpecial(c, i, n, b, p);
+        }
+        b[p++] = '"';
+        pos = p;
+    }
+
+    /** The rest of a string from its first char that needs an escape or more than one UTF-8 byte. */
+    private static int putSpecial(char[] c, int from, int n, byte[] b, int p) {
+        for (int i = from; i < n; i++) {
+            char ch = c[i];
+            if (ch < 0x80) {
+                int escape = ASCII_ESCAPE[ch];
                 if (escape == 0) {
-                    b[p++] = (byte) c;
+                    b[p++] = (byte) ch;
                 } else if (escape == 'u') {
-                    p = unicodeEscape(b, p, c);
+                    p = unicodeEscape(b, p, ch);
                 } else {
                     b[p++] = '\\';
                     b[p++] = (byte) escape;
                 }
-            } else if (c < 0x800) {
-                if (c < 0xA0) {
-                    p = unicodeEscape(b, p, c);
+            } else if (ch < 0x800) {
+                if (ch < 0xA0) {
+                    p = unicodeEscape(b, p, ch);
                 } else {
-                    b[p++] = (byte) (0xC0 | (c >> 6));
-                    b[p++] = (byte) (0x80 | (c & 0x3F));
+                    b[p++] = (byte) (0xC0 | (ch >> 6));
+                    b[p++] = (byte) (0x80 | (ch & 0x3F));
                 }
-            } else if (Character.isSurrogate(c)) {
-                char low;
-                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(low = s.charAt(i + 1))) {
-                    int cp = Character.toCodePoint(c, low);
+            } else if (Character.isSurrogate(ch)) {
+                if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(c[i + 1])) {
+                    int cp = Character.toCodePoint(ch, c[++i]);
                     b[p++] = (byte) (0xF0 | (cp >> 18));
                     b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
                     b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
                     b[p++] = (byte) (0x80 | (cp & 0x3F));
-                    i++;
                 } else {
                     b[p++] = '?';
                 }
-            } else if (c == '\u2028' || c == '\u2029') {
-                p = unicodeEscape(b, p, c);
+            } else if (ch == '\u2028' || ch == '\u2029') {
+                p = unicodeEscape(b, p, ch);
             } else {
-                b[p++] = (byte) (0xE0 | (c >> 12));
-                b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                b[p++] = (byte) (0x80 | (c & 0x3F));
+                b[p++] = (byte) (0xE0 | (ch >> 12));
+                b[p++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
+                b[p++] = (byte) (0x80 | (ch & 0x3F));
             }
         }
-        b[p++] = '"';
-        pos = p;
+        return p;
     }
 
     private static int unicodeEscape(byte[] b, int p, char c) {
