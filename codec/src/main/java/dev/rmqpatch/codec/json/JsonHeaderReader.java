@@ -49,14 +49,15 @@ public final class JsonHeaderReader {
      */
     private static final byte[] BLANK_ROCKETMQ_HEADER = new byte[2 + 1 + 2 + 4 + 4 + 4 + 4];
 
-    private static final byte[] CODE = ascii("code");
-    private static final byte[] LANGUAGE = ascii("language");
-    private static final byte[] VERSION = ascii("version");
-    private static final byte[] OPAQUE = ascii("opaque");
-    private static final byte[] FLAG = ascii("flag");
-    private static final byte[] REMARK = ascii("remark");
-    private static final byte[] EXT_FIELDS = ascii("extFields");
-    private static final byte[] SERIALIZE_TYPE = ascii("serializeTypeCurrentRPC");
+    /** The field names with their closing quote. */
+    private static final byte[] CODE = ascii("code\"");
+    private static final byte[] LANGUAGE = ascii("language\"");
+    private static final byte[] VERSION = ascii("version\"");
+    private static final byte[] OPAQUE = ascii("opaque\"");
+    private static final byte[] FLAG = ascii("flag\"");
+    private static final byte[] REMARK = ascii("remark\"");
+    private static final byte[] EXT_FIELDS = ascii("extFields\"");
+    private static final byte[] SERIALIZE_TYPE = ascii("serializeTypeCurrentRPC\"");
 
     private static final int F_CODE = 1;
     private static final int F_LANGUAGE = 1 << 1;
@@ -265,63 +266,64 @@ public final class JsonHeaderReader {
         return cmd;
     }
 
-    /** After the opening quote of a top-level key: which field it names (F_UNKNOWN for one fastjson ignores). */
+    /**
+     * After the opening quote of a top-level key: which field it names (F_UNKNOWN for one fastjson ignores). The
+     * first byte picks the one field name it can be, compared with its closing quote in place.
+     */
     private int fieldName() {
         int start = pos;
+        byte[] name;
+        int field;
+        switch (start < end ? in[start] : 0) {
+            case 'c':
+                name = CODE;
+                field = F_CODE;
+                break;
+            case 'e':
+                name = EXT_FIELDS;
+                field = F_EXT_FIELDS;
+                break;
+            case 'f':
+                name = FLAG;
+                field = F_FLAG;
+                break;
+            case 'l':
+                name = LANGUAGE;
+                field = F_LANGUAGE;
+                break;
+            case 'o':
+                name = OPAQUE;
+                field = F_OPAQUE;
+                break;
+            case 'r':
+                name = REMARK;
+                field = F_REMARK;
+                break;
+            case 's':
+                name = SERIALIZE_TYPE;
+                field = F_SERIALIZE_TYPE;
+                break;
+            case 'v':
+                name = VERSION;
+                field = F_VERSION;
+                break;
+            default:
+                name = null;
+                field = F_UNKNOWN;
+                break;
+        }
+        if (name != null && start + name.length <= end && matches(start, name)) {
+            pos = start + name.length;
+            return field;
+        }
         int i = start;
         while (i < end && in[i] != '"') {
             i++;
         }
-        if (i == end) {
+        if (i == end || !ignoredByFastjson(start, i)) {
             throw Declined.INSTANCE;
         }
         pos = i + 1;
-        byte[] name = null;
-        int field = F_UNKNOWN;
-        switch (i - start) {
-            case 4:
-                if (in[start] == 'c') {
-                    name = CODE;
-                    field = F_CODE;
-                } else {
-                    name = FLAG;
-                    field = F_FLAG;
-                }
-                break;
-            case 6:
-                if (in[start] == 'o') {
-                    name = OPAQUE;
-                    field = F_OPAQUE;
-                } else {
-                    name = REMARK;
-                    field = F_REMARK;
-                }
-                break;
-            case 7:
-                name = VERSION;
-                field = F_VERSION;
-                break;
-            case 8:
-                name = LANGUAGE;
-                field = F_LANGUAGE;
-                break;
-            case 9:
-                name = EXT_FIELDS;
-                field = F_EXT_FIELDS;
-                break;
-            case 23:
-                name = SERIALIZE_TYPE;
-                field = F_SERIALIZE_TYPE;
-                break;
-            default:
-                break;
-        }
-        if (name != null && matches(start, name)) {
-            return field;
-        }
-        if (!ignoredByFastjson(start, i)) {
-            throw Declined.INSTANCE;
-        }
         return F_UNKNOWN;
     }
 
