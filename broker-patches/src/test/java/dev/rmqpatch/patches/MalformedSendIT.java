@@ -142,8 +142,27 @@ class MalformedSendIT {
         stored.incrementAndGet();
     }
 
+    /**
+     * A SEND_MESSAGE_V2 header as a client in another language might write it: fields in another order, whitespace,
+     * an unknown field, escapes where none are needed, the properties separators as lower-case u-escapes. The
+     * patched broker reads it as stock does and stores the message.
+     */
     @Test
     @Order(7)
+    void headerInAnotherClientsStyleIsServed() throws Exception {
+        String header = " {\n  \"opaque\" : 77,\n  \"flag\" : 0,\n  \"language\" : \"GO\",\n  \"traceId\" : \"x-1\",\n"
+            + "  \"extFields\" : {\n    \"b\" : \"" + TOPIC + "\", \"a\" : \"malformed-it-\\u0070roducer\",\n"
+            + "    \"c\":\"TBW102\",\"d\":\"4\",\"e\":\"0\",\"f\":\"0\",\"g\":\"1700000000000\",\"h\":\"0\",\n"
+            + "    \"i\" : \"WAIT\\u0001true\\u0002TAGS\\u0001go\\/style\\u0002\", \"j\":\"0\", \"k\":\"false\", \"m\":\"false\"\n"
+            + "  },\n  \"code\" : 310, \"version\" : 0\n}\n";
+        RemotingCommand r = exchange(frame(utf8(header), "other-style".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(ResponseCode.SUCCESS, r.getCode(), r.getRemark());
+        assertEquals(77, r.getOpaque(), "the response answers the request's opaque");
+        stored.incrementAndGet();
+    }
+
+    @Test
+    @Order(8)
     void brokerKeepsServingThisAndOtherClients() throws Exception {
         RemotingCommand r = send(fields(), "good-2");
         assertEquals(ResponseCode.SUCCESS, r.getCode(), r.getRemark());
@@ -161,7 +180,7 @@ class MalformedSendIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void nothingOfTheBadRequestsWasStored() throws Exception {
         cluster.stopBroker();
         DropInIT.Scan scan = DropInIT.scan(cluster.commitLogDir(), BAD_BODY.getBytes(StandardCharsets.UTF_8));
