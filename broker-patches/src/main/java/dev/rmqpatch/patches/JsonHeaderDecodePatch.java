@@ -37,8 +37,9 @@ final class JsonHeaderDecodePatch implements Patch {
     public String effect() {
         return "JSON request and response headers are read into RemotingCommand straight from their UTF-8 bytes by a "
             + "reader of RemotingCommand's own schema instead of fastjson, with exactly fastjson's result. Headers it "
-            + "does not recognise (another field, a duplicate key, a number fastjson would coerce, malformed JSON or "
-            + "UTF-8, a changed fastjson configuration) go to fastjson as before, so garbage fails as it did.";
+            + "does not recognise (a name fastjson would match leniently, a field given twice, a number fastjson would "
+            + "coerce, malformed JSON or UTF-8, a changed fastjson configuration) go to fastjson as before, so garbage "
+            + "fails as it did.";
     }
 
     @Override
