@@ -31,7 +31,8 @@ import org.apache.rocketmq.remoting.protocol.SerializeType;
  * other escapes, nested objects or arrays, ext-field names that begin with '@' or '$' (fastjson's {@code @type} and
  * {@code $ref}), top-level names with anything but letters, digits, '_' and '-', an absent {@code opaque}
  * (stock leaves the constructor's request id there, which this reader cannot take without drawing another one),
- * and any fastjson configuration other than the shipped defaults. Declining costs at most one scan of the bytes.
+ * and fastjson default parser features other than the shipped ones ({@link StockFastjson}). Declining costs at
+ * most one scan of the bytes.
  *
  * <p>The command is created as fastjson creates it, by one call of RemotingCommand's no-argument constructor
  * (which draws a request id, like every decode), and filled through its public setters; and only once the whole

@@ -24,7 +24,9 @@ import org.apache.rocketmq.remoting.protocol.SerializeType;
  *
  * <p>It declines a subclass of RemotingCommand (whose extra getters fastjson would print), ext fields in a map
  * other than a plain HashMap (fastjson treats some maps specially), a null key or a key or value that is not a
- * String (possible through raw types), and any fastjson configuration other than the shipped one.
+ * String (possible through raw types), and fastjson default serializer features other than the shipped ones
+ * ({@link StockFastjson}). Serializers or filters registered with fastjson's global config are not looked for:
+ * nothing in RocketMQ registers any.
  */
 public final class JsonHeaderWriter {
 
