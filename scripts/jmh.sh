@@ -13,7 +13,8 @@ Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--out DIR] [--no-build] [-- J
 
 Runs the JMH microbenchmarks of jmh-benchmarks/target/benchmarks.jar: each stock RocketMQ 4.9.0 method against
 the rmqpatch codec in the same run (PropertiesBenchmark, SendHeaderDecodeBenchmark, ResponseHeaderEncodeBenchmark,
-SendPathBenchmark), with -prof gc for bytes allocated per operation and JSON output. Then prints one table
+JsonHeaderDecodeBenchmark, JsonHeaderEncodeBenchmark, SendPathBenchmark), with -prof gc for bytes allocated per
+operation and JSON output. Then prints one table
 (operation, stock ns/op, patched ns/op, speedup, stock B/op, patched B/op, B/op saved) and writes to DIR:
   jmh.json      JMH's own result file (-rf json)
   jmh.log       JMH's console output
@@ -22,9 +23,9 @@ SendPathBenchmark), with -prof gc for bytes allocated per operation and JSON out
   chart.png     time and allocation per operation, stock vs patched
 
   REGEX        JMH benchmark selection, e.g. 'SendPath' or 'Properties.*parse' (default: all)
-  --quick      1 fork, 2 x 500 ms warmup, 3 x 500 ms measurement: about 2 minutes for all benchmarks on 2 cores
+  --quick      1 fork, 2 x 500 ms warmup, 3 x 500 ms measurement: under 3 minutes for all benchmarks on 2 cores
   --smoke      1 fork, 1 x 200 ms warmup, 1 x 200 ms measurement: proves the suite runs (CI); numbers mean nothing
-               (default, full: 2 forks, 5 x 1 s warmup, 5 x 1 s measurement: about 9 minutes on 2 cores)
+               (default, full: 2 forks, 5 x 1 s warmup, 5 x 1 s measurement: about 11 minutes on 2 cores)
   --out DIR    output folder (default: jmh-benchmarks/target/jmh-results/<timestamp>)
   --no-build   fail instead of building benchmarks.jar when it is missing
   -- OPTS      further JMH options, passed through after the script's own (e.g. -- -p input=typical);

@@ -12,6 +12,8 @@ final class Codec {
         "(L" + Stock.REMOTING_COMMAND + ";Ljava/lang/Class;)L" + Stock.COMMAND_CUSTOM_HEADER + ";");
     static final MethodRef ENCODE_HEADER = new MethodRef(HOOKS, "makeCustomHeaderToNet",
         "(L" + Stock.REMOTING_COMMAND + ";)Z");
+    static final MethodRef DECODE_JSON_HEADER = new MethodRef(HOOKS, "decodeJsonHeader", Stock.JSON_DECODE.desc);
+    static final MethodRef ENCODE_JSON_HEADER = new MethodRef(HOOKS, "encodeJsonHeader", Stock.JSON_ENCODE.desc);
     static final MethodRef ENCODE_PROPERTIES = new MethodRef(PROPERTIES, "encode", "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef ENCODE_PROPERTIES_FOR_STORE =
         new MethodRef(PROPERTIES, "encodeForStore", "(Ljava/util/Map;)Ljava/lang/String;");

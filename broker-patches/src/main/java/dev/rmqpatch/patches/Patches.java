@@ -15,6 +15,8 @@ public final class Patches {
         new PropertiesCodecPatch(),
         new TransientPropertiesPatch(),
         new ResponseHeaderEncodePatch(),
+        new JsonHeaderDecodePatch(),
+        new JsonHeaderEncodePatch(),
         new CodecOnIoThreadPatch(),
         new RemoteAddressCachePatch(),
         new InlineResponsePatch(),

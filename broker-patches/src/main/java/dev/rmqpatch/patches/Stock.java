@@ -6,6 +6,8 @@ import dev.rmqpatch.patches.transform.MethodRef;
 final class Stock {
 
     static final String REMOTING_COMMAND = "org/apache/rocketmq/remoting/protocol/RemotingCommand";
+    static final String REMOTING_SERIALIZABLE = "org/apache/rocketmq/remoting/protocol/RemotingSerializable";
+    static final String SERIALIZE_TYPE = "org/apache/rocketmq/remoting/protocol/SerializeType";
     static final String COMMAND_CUSTOM_HEADER = "org/apache/rocketmq/remoting/CommandCustomHeader";
     static final String MESSAGE_DECODER = "org/apache/rocketmq/common/message/MessageDecoder";
     static final String SEND_MESSAGE_PROCESSOR = "org/apache/rocketmq/broker/processor/SendMessageProcessor";
@@ -20,6 +22,16 @@ final class Stock {
     static final MethodRef DECODE_COMMAND_CUSTOM_HEADER = new MethodRef(REMOTING_COMMAND, "decodeCommandCustomHeader",
         "(Ljava/lang/Class;)L" + COMMAND_CUSTOM_HEADER + ";");
     static final MethodRef MAKE_CUSTOM_HEADER_TO_NET = new MethodRef(REMOTING_COMMAND, "makeCustomHeaderToNet", "()V");
+    /** Private static: the header half of every frame decode, JSON or ROCKETMQ by the frame's type byte. */
+    static final MethodRef HEADER_DECODE = new MethodRef(REMOTING_COMMAND, "headerDecode",
+        "([BL" + SERIALIZE_TYPE + ";)L" + REMOTING_COMMAND + ";");
+    /** Private: the header half of every frame encode, after makeCustomHeaderToNet. */
+    static final MethodRef HEADER_ENCODE = new MethodRef(REMOTING_COMMAND, "headerEncode", "()[B");
+    /** fastjson parse of a byte[] (through a String), used for every JSON body class too, so patched only at one site. */
+    static final MethodRef JSON_DECODE = new MethodRef(REMOTING_SERIALIZABLE, "decode",
+        "([BLjava/lang/Class;)Ljava/lang/Object;");
+    /** fastjson print to UTF-8 bytes, used for every JSON body class too, so patched only at one site. */
+    static final MethodRef JSON_ENCODE = new MethodRef(REMOTING_SERIALIZABLE, "encode", "(Ljava/lang/Object;)[B");
     static final MethodRef PROPERTIES_TO_STRING = new MethodRef(MESSAGE_DECODER, "messageProperties2String",
         "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef STRING_TO_PROPERTIES = new MethodRef(MESSAGE_DECODER, "string2messageProperties",

@@ -3,6 +3,8 @@ package dev.rmqpatch.patches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -108,8 +110,59 @@ class MalformedSendIT {
         assertTrue(r.getRemark().contains("properties length limit 32k"), r.getRemark());
     }
 
+    /**
+     * Raw frames on a socket of their own, as a client that is not RocketMQ's might write them: what stock cannot
+     * decode closes the connection (NettyDecoder), as on a stock broker; a header stock decodes (invalid UTF-8
+     * becomes U+FFFD there) is served.
+     */
     @Test
     @Order(6)
+    void malformedJsonFramesCloseTheirConnection() throws Exception {
+        String good = "{\"code\":310,\"opaque\":1,\"flag\":0,\"language\":\"JAVA\",\"version\":373,\"extFields\":"
+            + "{\"a\":\"malformed-it-producer\",\"b\":\"" + TOPIC + "\",\"c\":\"TBW102\",\"d\":\"4\",\"e\":\"0\","
+            + "\"f\":\"0\",\"g\":\"1700000000000\",\"h\":\"0\",\"i\":\"WAIT\\u0001true\\u0002\",\"j\":\"0\","
+            + "\"k\":\"false\",\"m\":\"false\"}";
+        byte[] body = BAD_BODY.getBytes(StandardCharsets.UTF_8);
+        assertClosed(frame(utf8(good.substring(0, good.length() - 40)), body), "truncated header");
+        byte[] pastTheFrame = frame(utf8(good + "}"), body);
+        ByteBuffer.wrap(pastTheFrame).putInt(4, pastTheFrame.length);
+        assertClosed(pastTheFrame, "header length past the frame");
+        assertClosed(frame(utf8(good + ",\"remark\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}"), body),
+            "nesting bomb");
+        assertClosed(frame(utf8("{\"code\":" + "9".repeat(100_000) + good.substring(good.indexOf(',')) + "}"), body),
+            "huge number");
+        assertClosed(frame(utf8("{\"code\":99999999999" + good.substring(good.indexOf(',')) + "}"), body), "int overflow");
+
+        java.io.ByteArrayOutputStream invalidUtf8 = new java.io.ByteArrayOutputStream();
+        invalidUtf8.writeBytes(utf8(good + ",\"remark\":\"a"));
+        invalidUtf8.writeBytes(new byte[] {(byte) 0xC3, 0x28, (byte) 0xFF});
+        invalidUtf8.writeBytes(utf8("\"}"));
+        RemotingCommand r = exchange(frame(invalidUtf8.toByteArray(), "good-utf8".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(ResponseCode.SUCCESS, r.getCode(), "a header stock decodes is served: " + r.getRemark());
+        stored.incrementAndGet();
+    }
+
+    /**
+     * A SEND_MESSAGE_V2 header as a client in another language might write it: fields in another order, whitespace,
+     * an unknown field, escapes where none are needed, the properties separators as lower-case u-escapes. The
+     * patched broker reads it as stock does and stores the message.
+     */
+    @Test
+    @Order(7)
+    void headerInAnotherClientsStyleIsServed() throws Exception {
+        String header = " {\n  \"opaque\" : 77,\n  \"flag\" : 0,\n  \"language\" : \"GO\",\n  \"traceId\" : \"x-1\",\n"
+            + "  \"extFields\" : {\n    \"b\" : \"" + TOPIC + "\", \"a\" : \"malformed-it-\\u0070roducer\",\n"
+            + "    \"c\":\"TBW102\",\"d\":\"4\",\"e\":\"0\",\"f\":\"0\",\"g\":\"1700000000000\",\"h\":\"0\",\n"
+            + "    \"i\" : \"WAIT\\u0001true\\u0002TAGS\\u0001go\\/style\\u0002\", \"j\":\"0\", \"k\":\"false\", \"m\":\"false\"\n"
+            + "  },\n  \"code\" : 310, \"version\" : 0\n}\n";
+        RemotingCommand r = exchange(frame(utf8(header), "other-style".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(ResponseCode.SUCCESS, r.getCode(), r.getRemark());
+        assertEquals(77, r.getOpaque(), "the response answers the request's opaque");
+        stored.incrementAndGet();
+    }
+
+    @Test
+    @Order(8)
     void brokerKeepsServingThisAndOtherClients() throws Exception {
         RemotingCommand r = send(fields(), "good-2");
         assertEquals(ResponseCode.SUCCESS, r.getCode(), r.getRemark());
@@ -127,12 +180,54 @@ class MalformedSendIT {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void nothingOfTheBadRequestsWasStored() throws Exception {
         cluster.stopBroker();
         DropInIT.Scan scan = DropInIT.scan(cluster.commitLogDir(), BAD_BODY.getBytes(StandardCharsets.UTF_8));
         assertEquals(stored.get(), scan.messages, "only the well-formed messages are in the CommitLog");
         assertEquals(0, scan.matches, "no bad request body in the CommitLog");
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A whole frame: total length, header length (JSON), header, body. */
+    private static byte[] frame(byte[] header, byte[] body) {
+        return ByteBuffer.allocate(8 + header.length + body.length).putInt(4 + header.length + body.length)
+            .putInt(header.length).put(header).put(body).array();
+    }
+
+    private static Socket connect() throws Exception {
+        String[] hostPort = cluster.brokerAddr().split(":");
+        Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));
+        socket.setSoTimeout(15_000);
+        return socket;
+    }
+
+    private static void assertClosed(byte[] frame, String what) throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(frame);
+            socket.getOutputStream().flush();
+            int read;
+            try {
+                read = socket.getInputStream().read();
+            } catch (java.net.SocketException reset) {
+                read = -1;
+            }
+            assertEquals(-1, read, what + ": the broker closes the connection, as stock does");
+        }
+    }
+
+    private static RemotingCommand exchange(byte[] frame) throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(frame);
+            socket.getOutputStream().flush();
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            byte[] response = new byte[in.readInt()];
+            in.readFully(response);
+            return RemotingCommand.decode(response);
+        }
     }
 
     private static RemotingCommand send(HashMap<String, String> ext, String body) throws Exception {

@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -71,7 +74,9 @@ class PatchedClassesIT {
         System.setProperty("rmqpatch.disable", String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
         try {
             Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
-            assertEquals(false, switches.getField("P2").getBoolean(null), "switches of the switched-off loader");
+            for (String id : new String[] {"P2", "P5", "P6"}) {
+                assertEquals(false, switches.getField(id).getBoolean(null), id + " in the switched-off loader");
+            }
         } finally {
             if (before == null) {
                 System.clearProperty("rmqpatch.disable");
@@ -246,6 +251,146 @@ class PatchedClassesIT {
     void responseHeaderEncodeGivesStockExtFields() throws Exception {
         assertEquals(encodeResponse(stock), encodeResponse(patched));
         assertEquals("7", encodeResponse(patched).get("queueId"));
+    }
+
+    /** Whole frames (after the 4-byte frame length) as the broker's NettyDecoder hands them to RemotingCommand.decode. */
+    private static Map<String, byte[]> jsonFrames() {
+        Map<String, byte[]> frames = new LinkedHashMap<>();
+        String props = "WAIT\\u0001true\\u0002TAGS\\u0001x\\u0002city\\u0001Zürich-東京\\u0002";
+        frames.put("4.9.0 client SEND_MESSAGE_V2", frame("{\"code\":310,\"extFields\":{\"a\":\"pg\",\"b\":\"T\","
+            + "\"c\":\"TBW102\",\"d\":\"4\",\"e\":\"3\",\"f\":\"0\",\"g\":\"1700000000000\",\"h\":\"0\",\"i\":\""
+            + props + "\",\"j\":\"0\",\"k\":\"false\",\"m\":\"false\"},\"flag\":0,\"language\":\"JAVA\",\"opaque\":42,"
+            + "\"serializeTypeCurrentRPC\":\"JSON\",\"version\":373}", "body"));
+        frames.put("other client: order, spaces, escapes, unknown key", frame(" { \"opaque\" : 7 ,\n \"code\":310,"
+            + "\t\"language\" : \"GO\", \"extFields\" : { \"b\" : \"T\" , \"i\":\"K\\u0001v\\u0002\\\"q\\\"\\/\\n\\ud83d\\ude00\","
+            + " \"a\":\"\\u00e9t\\u00E9\" }, \"remark\":null, \"traceId\":\"x\", \"version\":0 } ", ""));
+        frames.put("response with remark", frame("{\"code\":1,\"flag\":1,\"language\":\"JAVA\",\"opaque\":-2147483648,"
+            + "\"remark\":\"no \\\"route\\\" ✓\",\"serializeTypeCurrentRPC\":\"JSON\",\"version\":2147483647}", ""));
+        frames.put("smart-matched key (fastjson decides)", frame("{\"CODE\":9,\"opaque\":1}", ""));
+        frames.put("truncated header", frame("{\"code\":310,\"extFields\":{\"a\":\"p", ""));
+        frames.put("empty header", frame("", ""));
+        frames.put("invalid UTF-8 in a value", frameBytes(concat(utf8("{\"code\":1,\"opaque\":1,\"remark\":\"a"),
+            new byte[] {(byte) 0xC3, 0x28, (byte) 0xED, (byte) 0xA0, (byte) 0x80}, utf8("b\"}")), new byte[0]));
+        frames.put("nesting bomb", frame("{\"code\":1,\"opaque\":1,\"extFields\":{\"a\":" + "[".repeat(100_000)
+            + "]".repeat(100_000) + "}}", ""));
+        frames.put("huge number", frame("{\"code\":" + "9".repeat(100_000) + ",\"opaque\":1}", ""));
+        frames.put("int overflow", frame("{\"code\":2147483648,\"opaque\":1}", ""));
+        byte[] past = frame("{\"code\":1,\"opaque\":1}", "");
+        ByteBuffer.wrap(past).putInt(0, past.length + 100);
+        frames.put("header length past the frame", past);
+        return frames;
+    }
+
+    private static byte[] frame(String header, String body) {
+        return frameBytes(utf8(header), utf8(body));
+    }
+
+    private static byte[] frameBytes(byte[] header, byte[] body) {
+        return ByteBuffer.allocate(4 + header.length + body.length).putInt(header.length).put(header).put(body).array();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    /** RemotingCommand.decode(frame) in a loader: every field of the command, or the exception's class and message. */
+    private static String decodeFrame(ClassLoader cl, byte[] frame) throws Exception {
+        Class<?> cmdClass = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl);
+        try {
+            Object cmd = cmdClass.getMethod("decode", byte[].class).invoke(null, (Object) frame);
+            Map<String, Object> f = fields(cmd);
+            f.put("body", f.get("body") == null ? null : new String((byte[]) f.get("body"), StandardCharsets.UTF_8));
+            f.put("extFields", f.get("extFields") == null ? null : new ArrayList<>(((Map<?, ?>) f.get("extFields")).entrySet()).toString());
+            return f.toString();
+        } catch (InvocationTargetException e) {
+            return e.getCause().getClass().getName() + ": " + e.getCause().getMessage();
+        }
+    }
+
+    @Test
+    void jsonFrameDecodeGivesStockResultsForGoodAndMalformedFrames() throws Exception {
+        for (Map.Entry<String, byte[]> f : jsonFrames().entrySet()) {
+            String stockResult = decodeFrame(stock, f.getValue());
+            assertEquals(stockResult, decodeFrame(patched, f.getValue()), "P5 on: " + f.getKey());
+            assertEquals(stockResult, decodeFrame(switchedOff, f.getValue()), "P5 off: " + f.getKey());
+            boolean byHand = f.getKey().startsWith("4.9.0") || f.getKey().startsWith("other") || f.getKey().startsWith("response");
+            int headerLength = ByteBuffer.wrap(f.getValue()).getInt(0) & 0xFFFFFF;
+            if (4 + headerLength <= f.getValue().length) {
+                byte[] header = java.util.Arrays.copyOfRange(f.getValue(), 4, 4 + headerLength);
+                Object read = Class.forName("dev.rmqpatch.codec.json.JsonHeaderReader", true, patched)
+                    .getMethod("read", byte[].class).invoke(null, (Object) header);
+                assertEquals(byHand, read != null, f.getKey() + ": read by the patched lib's reader, not left to fastjson");
+            }
+            if (f.getKey().startsWith("4.9.0") || f.getKey().startsWith("other")) {
+                assertTrue(stockResult.contains("code=310") && (stockResult.contains("i=K") || stockResult.contains("i=WAIT")),
+                    f.getKey() + ": " + stockResult);
+            }
+            if (f.getKey().startsWith("truncated") || f.getKey().startsWith("nesting") || f.getKey().startsWith("huge")) {
+                assertTrue(stockResult.startsWith("com.alibaba.fastjson.JSONException"), f.getKey() + ": " + stockResult);
+            }
+        }
+    }
+
+    /** A command built in a loader and encoded there: the whole frame, header length and JSON header included. */
+    private static byte[] encodeFrame(ClassLoader cl, boolean sendResponse, String remark, Map<String, String> ext)
+        throws Exception {
+        Class<?> cmdClass = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl);
+        Object cmd;
+        if (sendResponse) {
+            Class<?> headerClass = Class.forName("org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader", true, cl);
+            cmd = cmdClass.getMethod("createResponseCommand", Class.class).invoke(null, headerClass);
+            Object header = cmdClass.getMethod("readCustomHeader").invoke(cmd);
+            headerClass.getMethod("setMsgId", String.class).invoke(header, "7F00000100002A9F0000000000000F00");
+            headerClass.getMethod("setQueueId", Integer.class).invoke(header, 7);
+            headerClass.getMethod("setQueueOffset", Long.class).invoke(header, 123456789012L);
+            cmdClass.getMethod("setCode", int.class).invoke(cmd, 0);
+        } else {
+            cmd = cmdClass.getMethod("createRequestCommand", int.class,
+                Class.forName("org.apache.rocketmq.remoting.CommandCustomHeader", true, cl)).invoke(null, 310, null);
+        }
+        cmdClass.getMethod("setOpaque", int.class).invoke(cmd, 4242);
+        cmdClass.getMethod("setRemark", String.class).invoke(cmd, remark);
+        if (ext != null) {
+            cmdClass.getMethod("setExtFields", HashMap.class).invoke(cmd, new HashMap<>(ext));
+        }
+        cmdClass.getMethod("setBody", byte[].class).invoke(cmd, (Object) utf8("body"));
+        ByteBuffer frame = (ByteBuffer) cmdClass.getMethod("encode").invoke(cmd);
+        byte[] bytes = new byte[frame.remaining()];
+        frame.get(bytes);
+        return bytes;
+    }
+
+    @Test
+    void jsonFrameEncodeIsByteIdenticalToStock() throws Exception {
+        Map<String, String> ext = new LinkedHashMap<>();
+        ext.put("MSG_REGION", "DefaultRegion");
+        ext.put("TRACE_ON", "true");
+        ext.put("k\u0001", "v\u0002\"\\/\t\u007f\u2028 Z\u00fcrich-\u6771\u4eac \ud83d\ude00 \ud800");
+        Object[][] cases = {
+            {true, null, null, "send response, no ext fields yet (P4's map must iterate like stock's)"},
+            {true, null, ext, "send response after preSend's ext fields"},
+            {false, "remark \"quoted\" \u0001 \u00e9", ext, "request with remark and escapes"},
+            {false, null, new HashMap<String, String>(), "request with empty ext fields"},
+        };
+        for (Object[] c : cases) {
+            @SuppressWarnings("unchecked")
+            Map<String, String> e = (Map<String, String>) c[2];
+            byte[] want = encodeFrame(stock, (Boolean) c[0], (String) c[1], e);
+            assertArrayEquals(want, encodeFrame(patched, (Boolean) c[0], (String) c[1], e), "P6 on: " + c[3]);
+            assertArrayEquals(want, encodeFrame(switchedOff, (Boolean) c[0], (String) c[1], e), "P6 off: " + c[3]);
+            assertEquals(decodeFrame(stock, java.util.Arrays.copyOfRange(want, 4, want.length)),
+                decodeFrame(patched, java.util.Arrays.copyOfRange(want, 4, want.length)), "decoded back: " + c[3]);
+        }
+        String json = new String(encodeFrame(patched, true, null, null), StandardCharsets.UTF_8);
+        assertTrue(json.indexOf("queueId") < json.indexOf("msgId"), "stock's key order: " + json);
     }
 
     private static Map<String, String> encodeResponse(ClassLoader cl) throws Exception {

@@ -159,7 +159,7 @@ class MainClassesTest {
         assertTrue(location.toString().contains("classes") || location.toString().endsWith(".jar"), location.toString());
         for (String expected : new String[] {"MessageProperties", "TransientProperties", "HeaderCodecs", "ExtFields",
             "SendMessageRequestHeaderV2Codec", "SendMessageRequestHeaderCodec", "SendMessageResponseHeaderCodec",
-            "RemotingCommandHooks", "HeaderCodec"}) {
+            "RemotingCommandHooks", "HeaderCodec", "JsonHeaderReader", "JsonHeaderWriter", "StockFastjson"}) {
             assertTrue(classes.keySet().stream().anyMatch(k -> k.endsWith("/" + expected + ".class")),
                 expected + " not among " + classes.keySet());
         }

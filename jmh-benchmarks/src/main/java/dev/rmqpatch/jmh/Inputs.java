@@ -11,6 +11,7 @@ import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -29,7 +30,8 @@ import org.openjdk.jmh.annotations.State;
  * The properties string is the stock client's encoding ({@code messageProperties2String} over the message's
  * HashMap, trailing separator included). The SEND_MESSAGE_V2 request is the client's V1 header converted to V2,
  * encoded by stock {@code RemotingCommand.encode()} (JSON header, 300-byte body) and decoded by stock
- * {@code RemotingCommand.decode}, so its ext fields are exactly the map the broker's send processor receives.
+ * {@code RemotingCommand.decode}, so its ext fields are exactly the map the broker's send processor receives; its
+ * JSON header bytes are kept too, for the header decode itself.
  */
 @State(Scope.Benchmark)
 public class Inputs {
@@ -60,6 +62,12 @@ public class Inputs {
     /** A SEND_MESSAGE_V2 request as the broker's decoder hands it over: code and ext fields. */
     public RemotingCommand request;
 
+    /**
+     * The JSON header of that request's frame, as {@code RemotingCommand.decode} cuts it out of the frame and hands
+     * it to {@code headerDecode}: written by the 4.9.0 client code (fastjson), properties separators escaped.
+     */
+    public byte[] requestHeader;
+
     /** For tests: inputs of one kind, set up as JMH would. */
     public static Inputs of(String input) {
         Inputs in = new Inputs();
@@ -74,6 +82,7 @@ public class Inputs {
         brokerProperties = MessageDecoder.string2messageProperties(properties);
         brokerProperties.put(MessageConst.PROPERTY_CLUSTER, CLUSTER_NAME);
         request = sendRequest(properties);
+        requestHeader = jsonHeader(sendRequestFrame(properties));
     }
 
     /** Producer-side properties string for {@code kind}, encoded by the stock 4.9.0 client code. */
@@ -115,6 +124,13 @@ public class Inputs {
 
     /** The V2 request the 4.9.0 client sends for one message, with the ext fields the broker receives. */
     static RemotingCommand sendRequest(String properties) {
+        // Through the wire format and back, as NettyEncoder and NettyDecoder (frame length stripped) do, so the
+        // ext-fields map, its capacity and its key and value strings are what fastjson gives the broker.
+        return RemotingCommand.decode(sendRequestFrame(properties));
+    }
+
+    /** The frame of that request as NettyDecoder hands it to RemotingCommand.decode: the frame length stripped. */
+    static ByteBuffer sendRequestFrame(String properties) {
         SendMessageRequestHeader v1 = new SendMessageRequestHeader();
         v1.setProducerGroup("order-service-producer");
         v1.setTopic("order-events");
@@ -132,10 +148,20 @@ public class Inputs {
 
         RemotingCommand clientSide = RemotingCommand.createRequestCommand(RequestCode.SEND_MESSAGE_V2, v2);
         clientSide.setBody(new byte[BODY_SIZE]);
-        // Through the wire format and back, as NettyEncoder and NettyDecoder (frame length stripped) do, so the
-        // ext-fields map, its capacity and its key and value strings are what fastjson gives the broker.
         ByteBuffer wire = clientSide.encode();
         wire.getInt();
-        return RemotingCommand.decode(wire.slice());
+        return wire.slice();
+    }
+
+    /** The header bytes of a frame (header length and serialize type first, as RemotingCommand.decode reads them). */
+    static byte[] jsonHeader(ByteBuffer frame) {
+        ByteBuffer f = frame.duplicate();
+        int lengthAndType = f.getInt();
+        if (RemotingCommand.getProtocolType(lengthAndType) != SerializeType.JSON) {
+            throw new IllegalStateException("the 4.9.0 client writes JSON headers unless told otherwise");
+        }
+        byte[] header = new byte[RemotingCommand.getHeaderLength(lengthAndType)];
+        f.get(header);
+        return header;
     }
 }

@@ -1,5 +1,6 @@
 package dev.rmqpatch.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,14 +11,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.rmqpatch.codec.json.JsonHeaderReader;
+import dev.rmqpatch.codec.json.JsonHeaderWriter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -114,6 +119,36 @@ class SameWorkTest {
             "queueOffset", String.valueOf(Inputs.QUEUE_OFFSET)), stock);
         assertEquals(stock, patched);
         assertNotSame(patched, b.patched(r), "every call starts from a fresh ext-fields map");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void jsonHeaderDecodePair(String kind) throws Exception {
+        Inputs in = Inputs.of(kind);
+        String json = new String(in.requestHeader, StandardCharsets.UTF_8);
+        assertTrue(json.startsWith("{\"code\":310,\"extFields\":{") && json.contains("\\u0001"), json);
+        JsonHeaderDecodeBenchmark b = new JsonHeaderDecodeBenchmark();
+        RemotingCommand stock = b.stock(in);
+        RemotingCommand patched = b.patched(in);
+        assertNotNull(JsonHeaderReader.read(in.requestHeader), "read by hand, not left to fastjson");
+        assertFieldsEqual(stock, patched);
+        assertEquals(new ArrayList<>(stock.getExtFields().entrySet()), new ArrayList<>(patched.getExtFields().entrySet()),
+            "same entries in the same iteration order");
+        assertEquals(in.request.getExtFields(), patched.getExtFields());
+        assertEquals(in.properties, patched.getExtFields().get("i"));
+    }
+
+    @Test
+    void jsonHeaderEncodePair() {
+        JsonHeaderEncodeBenchmark b = new JsonHeaderEncodeBenchmark();
+        JsonHeaderEncodeBenchmark.Response r = new JsonHeaderEncodeBenchmark.Response();
+        r.setup();
+        byte[] stock = b.stock(r);
+        assertNotNull(JsonHeaderWriter.write(r.command), "written by hand, not left to fastjson");
+        assertArrayEquals(stock, b.patched(r));
+        String json = new String(stock, StandardCharsets.UTF_8);
+        assertTrue(json.startsWith("{\"code\":0,\"extFields\":{") && json.contains("\"msgId\":\"" + Inputs.MSG_ID + "\"")
+            && json.contains("\"MSG_REGION\":\"DefaultRegion\"") && !json.contains("remark"), json);
     }
 
     @ParameterizedTest

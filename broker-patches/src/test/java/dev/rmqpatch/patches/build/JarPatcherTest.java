@@ -43,6 +43,8 @@ class JarPatcherTest {
     private static final String MESSAGE_DECODER = "org/apache/rocketmq/common/message/MessageDecoder";
     private static final String SEND_PROCESSOR = "org/apache/rocketmq/broker/processor/SendMessageProcessor";
     private static final String PROPERTIES = "dev/rmqpatch/codec/properties/MessageProperties";
+    private static final String REMOTING_SERIALIZABLE = "org/apache/rocketmq/remoting/protocol/RemotingSerializable";
+    private static final String HOOKS = "dev/rmqpatch/codec/hook/RemotingCommandHooks";
     private static final MethodRef PROPS_TO_STRING =
         new MethodRef(MESSAGE_DECODER, "messageProperties2String", "(Ljava/util/Map;)Ljava/lang/String;");
     private static final MethodRef STRING_TO_PROPS =
@@ -68,11 +70,12 @@ class JarPatcherTest {
         assertEquals(List.of("P3 transient-properties", "P9 inline-response", "S1 broker-config-guard",
             "S2 no-filter-server-shell"), applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
-        assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P7 codec-on-io-thread",
-            "P8 remote-address-cache", "S4 bind-address"), applied.get("rocketmq-remoting-4.9.0.jar"));
+        assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P5 json-header-decode",
+            "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "S4 bind-address"),
+            applied.get("rocketmq-remoting-4.9.0.jar"));
         assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
-        assertEquals("P1 header-decode, P4 response-header-encode, P7 codec-on-io-thread, P8 remote-address-cache, "
-            + "S4 bind-address",
+        assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
+            + "P7 codec-on-io-thread, P8 remote-address-cache, S4 bind-address",
             manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
         assertEquals(List.of("S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
@@ -123,6 +126,20 @@ class JarPatcherTest {
         assertEquals(1, calls(asyncProcess, new MethodRef(SEND_PROCESSOR, "rmqpatch$P9$thenAcceptAsync",
             "(Ljava/util/concurrent/CompletableFuture;Ljava/util/function/Consumer;Ljava/util/concurrent/Executor;)"
                 + "Ljava/util/concurrent/CompletableFuture;")), "P9 goes through its bridge");
+        byte[] remotingCommand = classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"), REMOTING_COMMAND);
+        for (String[] json : new String[][] {
+            {"P5", "headerDecode", "decode", "([BLjava/lang/Class;)Ljava/lang/Object;", "decodeJsonHeader"},
+            {"P6", "headerEncode", "encode", "(Ljava/lang/Object;)[B", "encodeJsonHeader"}}) {
+            MethodRef fastjson = new MethodRef(REMOTING_SERIALIZABLE, json[2], json[3]);
+            MethodRef bridgeRef = new MethodRef(REMOTING_COMMAND, "rmqpatch$" + json[0] + "$" + json[2], json[3]);
+            MethodNode site = method(remotingCommand, json[1]);
+            assertEquals(0, calls(site, fastjson), json[0] + ": no direct fastjson call left in " + json[1]);
+            assertEquals(1, calls(site, bridgeRef), json[0] + ": " + json[1] + " calls the switchable bridge");
+            MethodNode jsonBridge = method(remotingCommand, bridgeRef.name);
+            assertEquals(1, calls(jsonBridge, new MethodRef(HOOKS, json[4], json[3])), json[0] + ": patched path");
+            assertEquals(1, calls(jsonBridge, fastjson), json[0] + ": stock path, when switched off");
+            assertEquals(List.of(json[0]), switchesRead(jsonBridge));
+        }
 
         MethodNode createFilterServer = method(classBytes(out.resolve("rocketmq-broker-4.9.0.jar"),
             "org/apache/rocketmq/broker/filtersrv/FilterServerManager"), "createFilterServer");

@@ -26,7 +26,4 @@ public interface HeaderCodec<T extends CommandCustomHeader> {
 
     /** Puts every non-null field of {@code header} into {@code extFields} as its {@code toString()}, like stock. */
     void encode(T header, Map<String, String> extFields);
-
-    /** Number of fields this header can put into ext fields, to presize a new map. */
-    int maxFields();
 }

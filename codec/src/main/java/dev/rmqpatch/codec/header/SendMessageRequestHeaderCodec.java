@@ -57,9 +57,4 @@ public final class SendMessageRequestHeaderCodec implements HeaderCodec<SendMess
         ext.put("batch", Boolean.toString(h.isBatch()));
         putIfNotNull(ext, "maxReconsumeTimes", h.getMaxReconsumeTimes());
     }
-
-    @Override
-    public int maxFields() {
-        return 13;
-    }
 }

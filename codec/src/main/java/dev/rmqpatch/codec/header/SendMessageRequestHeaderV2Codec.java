@@ -60,9 +60,4 @@ public final class SendMessageRequestHeaderV2Codec implements HeaderCodec<SendMe
         putIfNotNull(ext, "l", h.getL());
         ext.put("m", Boolean.toString(h.isM()));
     }
-
-    @Override
-    public int maxFields() {
-        return 13;
-    }
 }

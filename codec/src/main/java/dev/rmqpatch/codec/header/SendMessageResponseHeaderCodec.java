@@ -37,9 +37,4 @@ public final class SendMessageResponseHeaderCodec implements HeaderCodec<SendMes
         putIfNotNull(ext, "queueOffset", h.getQueueOffset());
         putIfNotNull(ext, "transactionId", h.getTransactionId());
     }
-
-    @Override
-    public int maxFields() {
-        return 4;
-    }
 }

@@ -4,14 +4,19 @@ import java.util.HashMap;
 
 import dev.rmqpatch.codec.header.HeaderCodec;
 import dev.rmqpatch.codec.header.HeaderCodecs;
+import dev.rmqpatch.codec.json.JsonHeaderReader;
+import dev.rmqpatch.codec.json.JsonHeaderWriter;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 
 /**
- * Entry points that the patched {@code RemotingCommand} calls first thing in its reflective header methods.
- * Each returns a "not handled" value (null, false) for header classes without a codec, and the stock method
- * body then runs unchanged. Uses only RemotingCommand's public API.
+ * Entry points that the patched {@code RemotingCommand} calls. The custom-header hooks run first thing in its
+ * reflective header methods and return a "not handled" value (null, false) for header classes without a codec,
+ * and the stock method body then runs unchanged. The JSON-header hooks replace the one fastjson call in
+ * {@code headerDecode} and {@code headerEncode} and make that call themselves for whatever their reader or writer
+ * declines. Uses only RemotingCommand's public API.
  */
 public final class RemotingCommandHooks {
 
@@ -38,7 +43,9 @@ public final class RemotingCommandHooks {
         }
         HashMap<String, String> ext = cmd.getExtFields();
         if (ext == null) {
-            ext = new HashMap<String, String>(codec.maxFields() * 2);
+            // Stock's own default-capacity map, not a presized one: the capacity decides the HashMap's iteration
+            // order, and with it the order of the keys in the JSON header, which must be stock's byte for byte.
+            ext = new HashMap<String, String>();
             cmd.setExtFields(ext);
         }
         codec.encode(header, ext);
@@ -48,5 +55,29 @@ public final class RemotingCommandHooks {
     @SuppressWarnings("unchecked")
     private static HeaderCodec<CommandCustomHeader> codecOf(CommandCustomHeader header) {
         return (HeaderCodec<CommandCustomHeader>) HeaderCodecs.forClass(header.getClass());
+    }
+
+    /**
+     * Replaces {@code RemotingSerializable.decode(headerData, RemotingCommand.class)} in {@code headerDecode}, the
+     * JSON branch of every frame decode: the hand-written reader's command, or fastjson's for what it declines.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> T decodeJsonHeader(byte[] headerData, Class<T> classOfT) {
+        if (classOfT == RemotingCommand.class) {
+            RemotingCommand cmd = JsonHeaderReader.read(headerData);
+            if (cmd != null) {
+                return (T) cmd;
+            }
+        }
+        return RemotingSerializable.decode(headerData, classOfT);
+    }
+
+    /**
+     * Replaces {@code RemotingSerializable.encode(this)} in {@code headerEncode}, the JSON branch of every frame
+     * encode: the hand-written writer's bytes, or fastjson's for what it declines.
+     */
+    public static byte[] encodeJsonHeader(Object command) {
+        byte[] json = JsonHeaderWriter.write(command);
+        return json != null ? json : RemotingSerializable.encode(command);
     }
 }

@@ -24,7 +24,7 @@ public final class PatchSwitches {
      * checked against this one by a test, so a new patch cannot ship without its switch.
      */
     public static final List<String> IDS =
-        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "P7", "P8", "P9", "S1", "S2", "S3", "S4"));
+        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "S1", "S2", "S3", "S4"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
     // the start-up hook reports the same error first, with its message, before anything else starts.
@@ -34,6 +34,8 @@ public final class PatchSwitches {
     public static final boolean P2 = !DISABLED.contains("P2");
     public static final boolean P3 = !DISABLED.contains("P3");
     public static final boolean P4 = !DISABLED.contains("P4");
+    public static final boolean P5 = !DISABLED.contains("P5");
+    public static final boolean P6 = !DISABLED.contains("P6");
     public static final boolean P7 = !DISABLED.contains("P7");
     public static final boolean P8 = !DISABLED.contains("P8");
     public static final boolean P9 = !DISABLED.contains("P9");

@@ -1,0 +1,74 @@
+package dev.rmqpatch.patches;
+
+import java.util.Collections;
+import java.util.List;
+
+import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+
+/**
+ * P5. Target: the one {@code RemotingSerializable.decode(headerData, RemotingCommand.class)} in
+ * {@code RemotingCommand.headerDecode(byte[], SerializeType)} (rocketmq-remoting): the JSON branch of every frame
+ * decode, the header every 4.x Java client sends by default.
+ * Replacement: {@code RemotingCommandHooks.decodeJsonHeader}, which reads the header's UTF-8 bytes by hand
+ * ({@code JsonHeaderReader}: the RemotingCommand schema only, no String of the whole header, the properties value's
+ * escapes decoded in one pass) and calls that same fastjson decode for whatever it does not recognise. Every other
+ * use of fastjson (bodies, configs) stays stock: only this call site changes.
+ * Why: the fastjson parse of the request header is the largest single codec cost left on the produce path (5% of
+ * broker CPU profiled, send-path-4.9.0.md; ~10% in baseline.md's JFR samples).
+ * Test: codec's {@code JsonHeaderDifferentialTest} (1,000,000 generated headers against stock),
+ * {@code JsonHeaderEdgeCaseTest}; {@code PatchedClassesIT} (stock, patched and switched-off decode of whole frames),
+ * {@code MalformedSendIT} (malformed frames on the wire); every request in the ITs.
+ * Benchmark: {@code JsonHeaderDecodeBenchmark}.
+ */
+final class JsonHeaderDecodePatch implements Patch {
+
+    @Override
+    public String id() {
+        return "P5";
+    }
+
+    @Override
+    public String name() {
+        return "json-header-decode";
+    }
+
+    @Override
+    public String effect() {
+        return "JSON request and response headers are read into RemotingCommand straight from their UTF-8 bytes by a "
+            + "reader of RemotingCommand's own schema instead of fastjson, with exactly fastjson's result. Headers it "
+            + "does not recognise (a name fastjson would match leniently, a field given twice, a number fastjson would "
+            + "coerce, malformed JSON or UTF-8, a changed fastjson configuration) go to fastjson as before, so garbage "
+            + "fails as it did.";
+    }
+
+    @Override
+    public String why() {
+        return "fastjson's parse of the JSON header, a String of the whole header first, is the largest codec cost left "
+            + "on the produce path: about 5% of broker CPU in the async-profiler run of send-path-4.9.0.md, and the "
+            + "properties value's \\u0001/\\u0002 escapes are most of its work.";
+    }
+
+    @Override
+    public String verification() {
+        return "Clients keep working unchanged: every request is decoded into the same command as before (same "
+            + "code, opaque, flag, remark and ext fields, in the same map order). With -Drmqpatch.disable=P5 the "
+            + "broker decodes with fastjson again.";
+    }
+
+    @Override
+    public String tests() {
+        return "PatchedClassesIT, MalformedSendIT, DropInIT; codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest";
+    }
+
+    @Override
+    public String benchmark() {
+        return "JsonHeaderDecodeBenchmark";
+    }
+
+    @Override
+    public List<MethodEdit> edits() {
+        return Collections.<MethodEdit>singletonList(
+            new ReplaceCall(Stock.HEADER_DECODE, Stock.JSON_DECODE, Codec.DECODE_JSON_HEADER, 1));
+    }
+}

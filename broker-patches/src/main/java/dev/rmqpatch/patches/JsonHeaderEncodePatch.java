@@ -1,0 +1,71 @@
+package dev.rmqpatch.patches;
+
+import java.util.Collections;
+import java.util.List;
+
+import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+
+/**
+ * P6. Target: the one {@code RemotingSerializable.encode(this)} in {@code RemotingCommand.headerEncode()}
+ * (rocketmq-remoting): the JSON branch of every frame encode, so every response to a JSON client.
+ * Replacement: {@code RemotingCommandHooks.encodeJsonHeader}, which writes the header's UTF-8 bytes by hand
+ * ({@code JsonHeaderWriter}: fastjson's field order, escapes and omissions, byte for byte) and calls that same
+ * fastjson encode for what it does not handle (a RemotingCommand subclass, ext fields in another map type or with
+ * non-String entries, a changed fastjson configuration). Every other use of fastjson stays stock.
+ * Why: the fastjson print of the response header is about 4% of broker CPU (send-path-4.9.0.md), for a header of
+ * a few fixed fields and a handful of ext fields.
+ * Test: codec's {@code JsonHeaderDifferentialTest} (byte-identical to stock for every generated command),
+ * {@code JsonHeaderEdgeCaseTest}, {@code RemotingCommandHooksTest} (with P4, the key order of a response without
+ * ext fields); {@code PatchedClassesIT} (stock, patched and switched-off frame encode); every response in the ITs.
+ * Benchmark: {@code JsonHeaderEncodeBenchmark}.
+ */
+final class JsonHeaderEncodePatch implements Patch {
+
+    @Override
+    public String id() {
+        return "P6";
+    }
+
+    @Override
+    public String name() {
+        return "json-header-encode";
+    }
+
+    @Override
+    public String effect() {
+        return "JSON headers (every response to a JSON client, and the requests of a patched name server's or "
+            + "broker's own clients) are written straight into UTF-8 bytes instead of through fastjson and a String; "
+            + "the bytes are identical to fastjson's: fields in alphabetical order, nulls left out, ext fields in map "
+            + "order, fastjson's escapes.";
+    }
+
+    @Override
+    public String why() {
+        return "fastjson's print of the response header, then String.getBytes, is about 4% of broker CPU in the "
+            + "async-profiler run of send-path-4.9.0.md, for a header of a few fixed fields and a handful of ext fields.";
+    }
+
+    @Override
+    public String verification() {
+        return "No client can tell: a capture of a response (tcpdump on the broker port) shows the same JSON header "
+            + "bytes as from a stock broker for the same command. With -Drmqpatch.disable=P6 fastjson writes them again.";
+    }
+
+    @Override
+    public String tests() {
+        return "PatchedClassesIT, DropInIT; codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest, "
+            + "RemotingCommandHooksTest";
+    }
+
+    @Override
+    public String benchmark() {
+        return "JsonHeaderEncodeBenchmark";
+    }
+
+    @Override
+    public List<MethodEdit> edits() {
+        return Collections.<MethodEdit>singletonList(
+            new ReplaceCall(Stock.HEADER_ENCODE, Stock.JSON_ENCODE, Codec.ENCODE_JSON_HEADER, 1));
+    }
+}
