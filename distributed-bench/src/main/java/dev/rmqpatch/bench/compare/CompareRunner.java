@@ -18,12 +18,12 @@ import dev.rmqpatch.bench.profile.BrokerProfiling;
 import dev.rmqpatch.bench.profile.CollapsedStacks;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.profile.ProfiledJvm;
+import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.sink.SinkMain;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -383,21 +383,9 @@ public final class CompareRunner {
         summarize();
         results.metadata.put("finishedAt", Instant.now().toString());
         results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
-        try {
-            ResultsFile.write(o.outDir.resolve("results.json"), results);
-            String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
-            Files.writeString(o.outDir.resolve("table.txt"), table);
-            ChartWriter.write(results, o.outDir.resolve("chart.png"));
-            out.println();
-            out.print(table);
-            if (results.error != null) {
-                out.println("ERROR: " + results.error);
-            }
-            out.printf("%nresults: %s (chart.png, table.txt%s; %s elapsed)%n", o.outDir.resolve("results.json"),
-                results.profile == null ? "" : ", flame-<variant>.html", elapsed());
-        } catch (IOException | RuntimeException e) {
-            out.println("could not write the results to " + o.outDir + ": " + e);
-        }
+        String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
+        OutputFolder.write(out, o.outDir, results, table, png -> ChartWriter.write(results, png), results.error,
+            results.profile != null, elapsed());
     }
 
     /** The comparison could not be completed; partial results were written. */

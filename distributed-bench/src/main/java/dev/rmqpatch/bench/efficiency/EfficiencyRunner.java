@@ -25,12 +25,12 @@ import dev.rmqpatch.bench.profile.CollapsedStacks;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -550,18 +550,10 @@ public final class EfficiencyRunner {
             results.warnings.addAll(EfficiencyWarnings.of(results));
             results.metadata.put("finishedAt", Instant.now().toString());
             results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
-            ResultsFile.write(o.outDir.resolve("results.json"), results);
             String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
-            Files.writeString(o.outDir.resolve("table.txt"), table);
-            EfficiencyChart.write(results, o.outDir.resolve("chart.png"));
-            out.println();
-            out.print(table);
-            if (results.error != null) {
-                out.println("ERROR: " + results.error);
-            }
-            out.printf("%nresults: %s (chart.png, table.txt%s; %s elapsed)%n", o.outDir.resolve("results.json"),
-                results.profile == null ? "" : ", flame-<variant>.html", elapsed());
-        } catch (IOException | RuntimeException e) {
+            OutputFolder.write(out, o.outDir, results, table, png -> EfficiencyChart.write(results, png), results.error,
+                results.profile != null, elapsed());
+        } catch (RuntimeException e) {
             out.println("could not write the results to " + o.outDir + ": " + e);
         }
     }
