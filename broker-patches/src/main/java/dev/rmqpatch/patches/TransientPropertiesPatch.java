@@ -119,13 +119,7 @@ final class TransientPropertiesPatch implements Patch {
                 throw new PatchException("the second properties parse in " + Stock.ASYNC_SEND_MESSAGE
                     + " is not requestHeader.getProperties() as in 4.9.0");
             }
-            if (sw == null) {
-                m.instructions.insertBefore(loadHeader, readMessageMap(msgInner));
-                m.instructions.remove(loadHeader);
-                m.instructions.remove(getProps);
-                m.instructions.remove(second);
-                return;
-            }
+            Switch.require(sw, this);
             // requestHeader stays on the stack; the bridge gets msgInner beside it and picks the map or a parse.
             InsnList patched = readMessageMap(1);
             InsnList stock = new InsnList();

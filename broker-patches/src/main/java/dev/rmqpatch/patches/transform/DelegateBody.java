@@ -52,23 +52,12 @@ public final class DelegateBody implements MethodEdit {
         if (!wanted.equals(delegate.desc)) {
             throw new PatchException("delegate " + delegate + " must have descriptor " + wanted + " to replace " + target);
         }
+        Switch.require(sw, this);
         LabelNode stock = new LabelNode();
-        InsnList code = new InsnList();
-        if (sw != null) {
-            code.add(sw.jumpIfOff(stock));
-        }
+        InsnList code = sw.jumpIfOff(stock);
         code.add(Bytecode.loadThisAndArgs(m));
         code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, delegate.owner, delegate.name, delegate.desc, false));
         code.add(new InsnNode(Type.getReturnType(m.desc).getOpcode(Opcodes.IRETURN)));
-        if (sw == null) {
-            m.instructions.clear();
-            m.instructions.add(code);
-            m.tryCatchBlocks.clear();
-            m.localVariables = null;
-            m.visibleLocalVariableAnnotations = null;
-            m.invisibleLocalVariableAnnotations = null;
-            return;
-        }
         code.add(Bytecode.stockEntry(stock, Bytecode.entryLocals(target.owner, m), m));
         m.instructions.insert(code);
     }

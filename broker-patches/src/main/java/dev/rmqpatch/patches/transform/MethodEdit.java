@@ -17,8 +17,8 @@ public interface MethodEdit {
 
     /**
      * Rewrites {@code method} of {@code owner} in place (frames are expanded: every frame is F_NEW). With a switch,
-     * the rewritten code reads it first and runs the stock code when the patch is turned off; without one (null) the
-     * edit always applies. An edit may add private static bridge methods to {@code owner}.
+     * the rewritten code reads it first and runs the stock code when the patch is turned off; without one (null) an
+     * entry hook always applies, and the other shapes refuse. An edit may add private static bridge methods to {@code owner}.
      *
      * @throws PatchException when the method's code does not have the expected shape (for example a call-site
      *                        count other than the expected one), so a changed RocketMQ version fails the build

@@ -77,16 +77,12 @@ public final class ReplaceCall implements MethodEdit {
             throw new PatchException("expected " + expectedSites + " call(s) of " + call + " in " + inMethod
                 + ", found " + sites.size());
         }
-        MethodInsnNode newCall;
-        if (sw == null) {
-            newCall = new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false);
-        } else {
-            InsnList patched = Bridge.loadArgs(desc);
-            patched.add(new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
-            InsnList stock = Bridge.loadArgs(desc);
-            stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
-            newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock);
-        }
+        Switch.require(sw, this);
+        InsnList patched = Bridge.loadArgs(desc);
+        patched.add(new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
+        InsnList stock = Bridge.loadArgs(desc);
+        stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
+        MethodInsnNode newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock);
         for (MethodInsnNode site : sites) {
             m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
         }

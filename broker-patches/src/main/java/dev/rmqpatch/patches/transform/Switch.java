@@ -25,6 +25,16 @@ public final class Switch {
         return new Switch(patchId);
     }
 
+    /**
+     * Shapes that keep the stock code only behind the switch (delegation, call substitution) have no unswitched form:
+     * only entry hooks run unswitched (the start-up report).
+     */
+    public static void require(Switch sw, MethodEdit edit) throws PatchException {
+        if (sw == null) {
+            throw new PatchException(edit.describe() + ": this edit must belong to a patch with a switch");
+        }
+    }
+
     /** {@code if (!PatchSwitches.ID) goto target;} with the operand stack unchanged. */
     InsnList jumpIfOff(LabelNode target) {
         InsnList list = new InsnList();
