@@ -92,6 +92,7 @@ public final class CompareRunner {
             }
         }
         results.baseline = o.baseline;
+        results.clientMode = o.workload.client().label();
         results.rateMsgPerS = o.workload.producerRate();
         describe();
         for (Variant v : o.variants) {
@@ -163,11 +164,27 @@ public final class CompareRunner {
     }
 
     private void measureCeiling(List<AgentClient> agents, BrokerAdmin admin) throws IOException, RunFailedException {
-        Path dir = o.outDir.resolve("runs/sink");
-        out.println("harness ceiling: the same workload against a no-op sink ...");
-        LocalJvm.Started sink = LocalJvm.launch("sink", List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
-            List.of("sink", "--port", "0", "--queues", Integer.toString(o.workload.partitionsPerTopic()), "--log-dir", dir.resolve("logs").toString()),
-            dir.resolve("sink.out"), SinkMain.READY_PREFIX, Duration.ofSeconds(60));
+        out.printf("harness ceiling: the same workload and client (%s) against the raw sink ...%n", o.workload.client().label());
+        results.harnessCeiling = sinkRun(agents, admin, "raw", o.outDir.resolve("runs/sink"));
+        out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n", results.harnessCeiling.tps,
+            format(results.harnessCeiling.agentCpuUsPerMsg));
+        summarize();
+        ResultsFile.write(o.outDir.resolve("results.json"), results);
+        out.println("remoting floor: the same against the stock-remoting sink (NettyRemotingServer, fastjson, a processor pool) ...");
+        results.remotingFloor = sinkRun(agents, admin, "remoting", o.outDir.resolve("runs/sink-remoting"));
+        out.printf("remoting floor: %,.0f msg/s, the stock remoting layer alone costs %s us CPU/msg%n", results.remotingFloor.tps,
+            format(results.remotingFloor.sinkCpuUsPerMsg));
+    }
+
+    private static String format(Double v) {
+        return v == null ? "-" : String.format("%.1f", v);
+    }
+
+    private CompareResults.Ceiling sinkRun(List<AgentClient> agents, BrokerAdmin admin, String server, Path dir)
+        throws IOException, RunFailedException {
+        LocalJvm.Started sink = LocalJvm.launch("sink-" + server, List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
+            SinkMain.arguments(server, o.workload.partitionsPerTopic(), dir.resolve("logs")), dir.resolve("sink.out"), SinkMain.READY_PREFIX,
+            Duration.ofSeconds(60));
         try {
             String addr = "127.0.0.1:" + sink.port;
             Map<String, List<Long>> roles = roles(agents);
@@ -176,17 +193,18 @@ public final class CompareRunner {
             RunSpec spec = new RunSpec();
             spec.workload = o.workload.withTestDurationSeconds(Math.min(o.workload.testDurationSeconds(), 10));
             spec.namesrv = addr;
-            spec.label = "sink";
+            spec.label = server.equals("raw") ? "sink" : "sink-remoting";
             RunResult r = new Coordinator(agents, admin, probe, List.of(sink.process), out).run(spec);
             ResultsFile.write(dir.resolve("result.json"), r);
             CompareResults.Ceiling c = new CompareResults.Ceiling();
+            c.sinkServer = server;
+            c.clientMode = o.workload.client().label();
             c.tps = r.tps;
             c.latencyMs = r.latencyMs;
             c.agentCpuUsPerMsg = r.agentCpuUsPerMsg;
             c.sinkCpuUsPerMsg = r.broker == null ? null : r.broker.cpuUsPerMsg;
             c.resultFile = o.outDir.relativize(dir.resolve("result.json")).toString();
-            results.harnessCeiling = c;
-            out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n", r.tps, r.agentCpuUsPerMsg == null ? "-" : String.format("%.1f", r.agentCpuUsPerMsg));
+            return c;
         } finally {
             sink.process.stop(Duration.ofSeconds(10));
         }

@@ -33,6 +33,8 @@ public final class Summarizer {
             x.slaveCpuUsPerMsg = r.replication.slaveCpuUsPerMsg;
         }
         x.failedSends = r.counts == null ? 0 : r.counts.failed;
+        x.errorsByKind = r.byError == null || r.byError.isEmpty() ? null : new java.util.TreeMap<>(r.byError);
+        x.agentCpuUsPerMsg = r.agentCpuUsPerMsg;
         x.resultFile = resultFile;
         return x;
     }
@@ -48,6 +50,14 @@ public final class Summarizer {
             v.slaveCpuUsPerMsg = spread(v.rounds, r -> r.slaveCpuUsPerMsg);
         }
         v.failedSends = v.rounds.stream().mapToLong(r -> r.failedSends).sum();
+        v.agentCpuUsPerMsg = spread(v.rounds, r -> r.agentCpuUsPerMsg);
+        java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (CompareResults.RoundResult r : v.rounds) {
+            if (r.errorsByKind != null) {
+                r.errorsByKind.forEach((k, n) -> kinds.merge(k, n, Long::sum));
+            }
+        }
+        v.errorsByKind = kinds.isEmpty() ? null : kinds;
         List<Histogram> latencies = new ArrayList<>();
         for (RunResult r : runs) {
             if (r.latencyHistogram != null) {
@@ -119,7 +129,8 @@ public final class Summarizer {
                 }
             }
             if (v.failedSends > 0) {
-                w.add(String.format("%s: %,d sends failed in the measurement windows (see the rounds' result.json for causes)", v.name, v.failedSends));
+                w.add(String.format("%s: %,d sends failed in the measurement windows: %s (samples in the rounds' result.json)", v.name,
+                    v.failedSends, v.errorsByKind == null ? "kinds not recorded" : v.errorsByKind));
             }
         }
         return w;
