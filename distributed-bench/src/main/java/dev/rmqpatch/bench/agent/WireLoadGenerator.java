@@ -512,9 +512,7 @@ final class WireLoadGenerator implements LoadDriver {
 
     /** Every 100 ms: requests past their timeout fail; a run whose brokers stopped answering ends. */
     private void watch() {
-        if (!running) {
-            return;
-        }
+        // Timeouts are counted after a stop too: stop() waits for every request in flight to end one way or the other.
         long now = System.nanoTime();
         for (Slot s : slots) {
             int p = s.pending;
@@ -524,7 +522,7 @@ final class WireLoadGenerator implements LoadDriver {
                 sendNext(s);
             }
         }
-        if (failure == null && route.target != LoadGenerator.PAUSE && failuresSinceAck > 0 && now - lastAckNanos > deadAfterNanos) {
+        if (running && failure == null && route.target != LoadGenerator.PAUSE && failuresSinceAck > 0 && now - lastAckNanos > deadAfterNanos) {
             failure = String.format("no send was acknowledged for %.0f s while sends kept failing (last error: %s); the broker(s) of %s "
                     + "look gone, so the run ends here", (now - lastAckNanos) / 1e9, lastError, describeTargets());
             running = false;
