@@ -93,6 +93,12 @@ public final class CompareResults {
         public LatencySummary latencyMs;
         public Double agentCpuUsPerMsg;
         public Double sinkCpuUsPerMsg;
+        /** Harness ceiling only: its msg/s over the baseline variant's median msg/s (how much headroom the agents leave). */
+        public Double timesBaselineTps;
+        /** Harness ceiling only: the agents' CPU per message in the baseline's rounds over the baseline broker's. */
+        public Double baselineAgentToBrokerCpu;
+        /** --profile, harness ceiling only: flame graphs of the raw sink and the agents during its measured window, by role. */
+        public Map<String, String> flameGraphs;
         public String resultFile;
     }
 }

@@ -59,6 +59,10 @@ public final class CompareTable {
             s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink): %,.0f msg/s, p99 %s ms, "
                 + "agents %s us CPU/msg, sink %s us CPU/msg%n", c.tps, c.latencyMs == null ? "-" : Format.num(c.latencyMs.p99, 2),
                 Format.num(c.agentCpuUsPerMsg, 1), Format.num(c.sinkCpuUsPerMsg, 1)));
+            if (c.timesBaselineTps != null || c.baselineAgentToBrokerCpu != null) {
+                s.append(String.format(Locale.ROOT, "headroom: the ceiling is %sx %s's msg/s; in its rounds the agents spent %sx its broker's CPU "
+                    + "per message%n", Format.num(c.timesBaselineTps, 2), results.baseline, Format.num(c.baselineAgentToBrokerCpu, 2)));
+            }
         }
         CompareResults.Ceiling f = results.remotingFloor;
         if (f != null && f.tps != null) {

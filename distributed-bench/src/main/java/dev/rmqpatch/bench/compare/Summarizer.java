@@ -39,6 +39,29 @@ public final class Summarizer {
         return x;
     }
 
+    /**
+     * How far the harness is from being the limit, against the baseline variant: the ceiling's msg/s over the baseline's
+     * median msg/s, and the agents' CPU per message over the baseline broker's (both measured with the same agents).
+     */
+    public static void headroom(CompareResults results) {
+        CompareResults.Ceiling c = results.harnessCeiling;
+        if (c == null) {
+            return;
+        }
+        for (CompareResults.VariantResult v : results.variants) {
+            if (!v.name.equals(results.baseline)) {
+                continue;
+            }
+            if (c.tps != null && v.tps != null && v.tps.median != null && v.tps.median > 0) {
+                c.timesBaselineTps = c.tps / v.tps.median;
+            }
+            if (v.agentCpuUsPerMsg != null && v.agentCpuUsPerMsg.median != null && v.brokerCpuUsPerMsg != null
+                && v.brokerCpuUsPerMsg.median != null && v.brokerCpuUsPerMsg.median > 0) {
+                c.baselineAgentToBrokerCpu = v.agentCpuUsPerMsg.median / v.brokerCpuUsPerMsg.median;
+            }
+        }
+    }
+
     /** Summarises one variant from its completed rounds (run results in round order, same length as rounds). */
     public static void summarize(CompareResults.VariantResult v, List<RunResult> runs) {
         v.tps = spread(v.rounds, r -> r.tps);
