@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.SerializeType;
@@ -101,5 +103,36 @@ class HeaderFieldsTest {
         FrameTemplate t = FrameTemplate.cut(header, (byte) 0, "Y");
         assertEquals(1, t.variableCount());
         assertEquals(header.length - 1, t.constantLength());
+    }
+
+    @Test
+    void theFastPathAgreesWithTheFullScanAndOtherJsonFallsBackToIt() {
+        List<RemotingCommand> commands = new ArrayList<>();
+        commands.add(response(0, 5, null));
+        commands.add(response(2, 77, "[TIMEOUT_CLEAN_QUEUE]broker busy \\\"opaque\\\":9 \"flag\":3"));
+        RemotingCommand send = RemotingCommand.createRequestCommand(310, null);
+        send.addExtField("i", "UNIQ_KEY\u0001ABC\u0002WAIT\u0001true");
+        send.addExtField("opaque", "12");
+        send.setOpaque(123456789);
+        commands.add(send);
+        for (RemotingCommand c : commands) {
+            byte[] header = FrameTemplate.stockHeader(c);
+            HeaderFields fast = new HeaderFields();
+            fast.readJson(header, header.length);
+            HeaderFields scan = new HeaderFields();
+            scan.scanJson(header, header.length);
+            assertEquals(c.getCode(), fast.code);
+            assertEquals(c.getOpaque(), fast.opaque);
+            assertEquals(c.getFlag(), fast.flag);
+            assertEquals(scan.code, fast.code);
+            assertEquals(scan.opaque, fast.opaque);
+            assertEquals(scan.flag, fast.flag);
+        }
+        byte[] spaced = "{ \"code\" : 3, \"extFields\" : {\"opaque\":\"1\"}, \"flag\" : 1, \"opaque\" : 42 }".getBytes();
+        HeaderFields f = new HeaderFields();
+        f.readJson(spaced, spaced.length);
+        assertEquals(3, f.code);
+        assertEquals(42, f.opaque);
+        assertEquals(1, f.flag);
     }
 }
