@@ -645,6 +645,7 @@ final class WireLoadGenerator implements LoadDriver {
             result.errorSamples = window.errorSamples();
         }
         result.lateAnswers = lateAnswers.get();
+        result.brokerRequests = brokerRequests.get();
         shutdown();
         return result;
     }

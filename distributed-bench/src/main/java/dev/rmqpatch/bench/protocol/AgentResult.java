@@ -32,4 +32,6 @@ public final class AgentResult {
     public long cpuNanos;
     /** Wire client: answers that came after their send had already been counted as timed out (or lost). */
     public long lateAnswers;
+    /** Wire client: requests the brokers sent to the agent (not answers); ignored, counted so they are not invisible. */
+    public long brokerRequests;
 }
