@@ -45,7 +45,7 @@ class RemotingPatchesIT {
         // Both servers accept TLS only; the broker, as a client of the name server, speaks TLS too.
         String tls = "-Dtls.server.mode=enforcing -Dtls.enable=true -Dtls.test.mode.enable=false"
             + " -Dtls.server.certPath=" + cert + " -Dtls.server.keyPath=" + key;
-        try (LocalCluster c = new LocalCluster(LocalCluster.dist("patched"), "broker-tuned.conf").javaOpt(tls).start()) {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").javaOpt(tls).start()) {
             assertRemotingPatchesActive(c);
             DropInIT.roundTrip(c, "TLS", 20, "-Dtls.enable=true");
             NettyRemotingClient plain = new NettyRemotingClient(new NettyClientConfig());
@@ -72,10 +72,10 @@ class RemotingPatchesIT {
             "  admin: true",
             "  defaultTopicPerm: PUB|SUB",
             "  defaultGroupPerm: PUB|SUB"));
-        Path dist = LocalCluster.dist("patched");
+        Path dist = TestCluster.dist("patched");
         // The broker reads ROCKETMQ_HOME + this property: point it at the test's file without touching the distribution.
         String relative = "/" + dist.toAbsolutePath().relativize(acl.toAbsolutePath());
-        try (LocalCluster c = new LocalCluster(dist, "broker-tuned.conf", "aclEnable=true")
+        try (TestCluster c = new TestCluster(dist, "broker-tuned.conf", "aclEnable=true")
             .javaOpt("-Drocketmq.acl.plain.file=" + relative).start()) {
             assertRemotingPatchesActive(c);
             DropInIT.roundTrip(c, "ACL", 20, "-Drt.accessKey=" + ACCESS_KEY, "-Drt.secretKey=" + SECRET_KEY);
@@ -95,7 +95,7 @@ class RemotingPatchesIT {
     }
 
     /** The broker's start-up line lists the patches that run: these tests are only worth something with P7-P9 on. */
-    private static void assertRemotingPatchesActive(LocalCluster c) throws Exception {
+    private static void assertRemotingPatchesActive(TestCluster c) throws Exception {
         String line = Files.readAllLines(c.brokerLog()).stream().filter(l -> l.contains("rmqpatch: patches in the jars:"))
             .findFirst().orElseThrow();
         String active = line.substring(line.indexOf("active:"));

@@ -1,6 +1,6 @@
 package dev.rmqpatch.bench.coordinator;
 
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.AgentStatus;
 import dev.rmqpatch.bench.protocol.ErrorBody;

@@ -1,8 +1,8 @@
 package dev.rmqpatch.bench.coordinator;
 
 import dev.rmqpatch.bench.agent.AgentMain;
-import dev.rmqpatch.bench.proc.ChildProcesses;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ChildProcesses;
+import dev.rmqpatch.cluster.ManagedProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

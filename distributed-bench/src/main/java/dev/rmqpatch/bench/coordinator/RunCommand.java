@@ -1,12 +1,13 @@
 package dev.rmqpatch.bench.coordinator;
 
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.report.Metadata;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.report.RunTable;
@@ -164,11 +165,11 @@ public final class RunCommand {
                     cs.overrides.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
                 }
                 out.printf("starting name server and broker from %s (conf/%s) ...%n", cs.dist, cs.confName);
-                cluster = LocalCluster.start(cs, admin);
+                cluster = HarnessClusters.start(cs, admin);
                 spec.namesrv = cluster.namesrvAddr();
                 brokers = List.of(cluster.brokerAddr());
                 brokerPid = cluster.brokerPid();
-                gc = cluster.gcMonitor();
+                gc = HarnessClusters.gcMonitor(cluster);
                 watched.add(cluster.brokerProcess());
                 watched.add(cluster.namesrvProcess());
                 roles.put("broker", List.of(cluster.brokerPid()));

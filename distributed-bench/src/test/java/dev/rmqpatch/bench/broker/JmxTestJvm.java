@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.broker;
 
+import dev.rmqpatch.cluster.FreePorts;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

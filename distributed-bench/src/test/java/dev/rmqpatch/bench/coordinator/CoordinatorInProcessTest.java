@@ -10,7 +10,7 @@ import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.agent.AgentHttpServer;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.FreePorts;
+import dev.rmqpatch.cluster.FreePorts;
 import dev.rmqpatch.bench.sink.SinkServer;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
