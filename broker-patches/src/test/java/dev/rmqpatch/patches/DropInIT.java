@@ -80,15 +80,24 @@ class DropInIT {
      * ACL credentials); fails with its summary.
      */
     static void roundTrip(TestCluster cluster, String label, int messages, String... jvmFlags) throws Exception {
+        roundTrip(cluster, label, Path.of(System.getProperty("rmqpatch.stock.lib")), "RoundTrip", messages, jvmFlags);
+    }
+
+    /**
+     * As above, with the client jars of {@code clientLib} (every jar in it, nothing else of RocketMQ) and its own topic;
+     * returns the version the client reported (e.g. V4_9_1).
+     */
+    static String roundTrip(TestCluster cluster, String label, Path clientLib, String topic, int messages, String... jvmFlags)
+        throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false"));
         cmd.addAll(List.of(jvmFlags));
-        cmd.addAll(List.of("-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
+        cmd.addAll(List.of("-cp", clientLib + File.separator + "*" + File.pathSeparator
                 + Path.of("target", "test-classes").toAbsolutePath(),
-            StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(messages)));
-        Path out = cluster.dir.resolve("client.out");
+            StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), topic, Integer.toString(messages)));
+        Path out = cluster.dir.resolve("client-" + topic + ".out");
         Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean done = client.waitFor(3, TimeUnit.MINUTES);
         if (!done) {
@@ -99,6 +108,8 @@ class DropInIT {
             .reduce("", (a, b) -> a + b + "\n");
         assertTrue(done && client.exitValue() == 0, label + ": stock client round trip failed:\n"
             + (summary.isEmpty() ? text : summary));
+        return text.lines().filter(l -> l.startsWith("CLIENT_VERSION ")).map(l -> l.substring("CLIENT_VERSION ".length()))
+            .findFirst().orElse("unknown");
     }
 
     /** Walks the CommitLog message by message (4-byte total size first) and counts WAIT occurrences. */

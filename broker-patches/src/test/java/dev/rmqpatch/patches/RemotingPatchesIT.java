@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,6 +58,21 @@ class RemotingPatchesIT {
             } finally {
                 plain.shutdown();
             }
+        }
+    }
+
+    /**
+     * Clients of both versions the product meets in the field: 4.9.0's, and 4.9.1's (netty 4.1, fastjson 1.2.76, its own
+     * send path), each in its own JVM on its own jars only, sending and reading back through the patched remoting layer.
+     */
+    @Test
+    void stock490And491ClientsRoundTrip() throws Exception {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").start()) {
+            assertRemotingPatchesActive(c);
+            assertEquals("V4_9_0", DropInIT.roundTrip(c, "4.9.0 client", Path.of(System.getProperty("rmqpatch.stock.lib")),
+                "RoundTrip490", 30));
+            assertEquals("V4_9_1", DropInIT.roundTrip(c, "4.9.1 client", Path.of(System.getProperty("rmqpatch.client491.lib")),
+                "RoundTrip491", 30));
         }
     }
 
