@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink and compare commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare and jmx-check commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
