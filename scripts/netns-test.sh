@@ -332,7 +332,22 @@ grep -qF -- "$(cat "$SECRETS/agent.token")" "$AGENT_OUT" "$OUT"/coordinator/coor
 ps -eo args > "$NETNS_ROOT/ps.txt"
 grep -qF -e "$(cat "$SECRETS/agent.token")" -e "$(awk '{print $2}' "$SECRETS/jmx.credentials")" "$NETNS_ROOT/ps.txt" \
   && fail "the token or the JMX password is on a command line" || pass "neither the token nor the JMX password is on a command line (ps)"
-rm -f "$HDR" "$HDR.wrong" "$WRONG"
+
+# Rotation: new credentials on the control host and every host; the running agent keeps the old token until restarted.
+OLD_HDR=$(cat "$HDR")
+rc=0; out=$(${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/deploy.sh" reset-credentials -c "$EXAMPLE" "${SETS[@]}" 2>&1) || rc=$?
+AGENT_HOST=${I_HOST[$AGENT_ID]}
+if [ "$rc" = 0 ] && ! grep -qF -- "${OLD_HDR#Authorization: Bearer }" "$SECRETS/agent.token" \
+   && cmp -s "$SECRETS/agent.token" "$NETNS_ROOT/$AGENT_HOST/secrets/agent.token" && grep -q 'OLD credentials until restarted' <<< "$out"; then
+  pass "reset-credentials: a new token on the control host and on $AGENT_HOST, and a warning that running instances keep the old one"
+else
+  fail "reset-credentials (exit $rc) did not replace the token everywhere or did not warn: $out"
+fi
+( umask 077; printf 'Authorization: Bearer %s\n' "$(cat "$SECRETS/agent.token")" > "$HDR.new" )
+code_old=$(http -H @"$HDR" "http://$AGENT/status"); code_new=$(http -H @"$HDR.new" "http://$AGENT/status")
+[ "$code_old" = 200 ] && [ "$code_new" = 401 ] && pass "until restarted, the running agent takes the old token (200) and not the new one (401)" \
+  || fail "after reset-credentials, running agent: old token HTTP $code_old (expected 200), new token HTTP $code_new (expected 401)"
+rm -f "$HDR" "$HDR.wrong" "$HDR.new" "$WRONG"
 
 modes_ok=1
 for f in "$SECRETS" "$SECRETS"/* "$NETNS_ROOT"/*/secrets "$NETNS_ROOT"/*/secrets/*; do

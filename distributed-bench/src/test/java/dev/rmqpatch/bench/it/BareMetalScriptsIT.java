@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bare-metal tooling without real hosts: scripts/netns-test.sh deploys a name server, a SYNC_MASTER, its SLAVE and
  * two agents to network-namespace hosts, once through `ip netns exec` and once over ssh (skipped where no sshd is
- * installed), and checks replication and the
- * merged results itself; scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
+ * installed), and checks replication, the merged results and, with the cluster still up, the access control of
+ * the agents (token, allowlist) and the brokers' JMX (read-only password login, cluster address only) itself;
+ * scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
  */
 class BareMetalScriptsIT {
     /** netns-test.sh's "namespaces are not permitted here" status: a skip, not a failure. */
@@ -40,10 +41,21 @@ class BareMetalScriptsIT {
         namespaceRun("ssh");
     }
 
-    private void namespaceRun(String transport) throws Exception {
+    /** The same run with the brokers' JMX over TLS (broker_jmx = tls, keystore made at push). */
+    @Test
+    @Timeout(420)
+    void distributedRunWithJmxOverTls() throws Exception {
+        String output = namespaceRun("netns", "--broker-jmx", "tls");
+        assertTrue(output.contains("JMX with the password (tls): reads the CPU MBean, invoking gc() refused"), output);
+        assertTrue(output.contains("without TLS: refused"), output);
+    }
+
+    private String namespaceRun(String transport, String... more) throws Exception {
         Dists.patched();
         Path out = dir.resolve("netns-" + transport);
-        Run run = run(Map.of(), "scripts/netns-test.sh", "--transport", transport, "--timeout", "240", "--out", out.toString());
+        List<String> args = new ArrayList<>(List.of("--transport", transport, "--timeout", "240", "--out", out.toString()));
+        args.addAll(List.of(more));
+        Run run = run(Map.of(), "scripts/netns-test.sh", args.toArray(new String[0]));
         if (run.rc == NO_NAMESPACES) {
             abort("not possible here: " + run.output);
         }
@@ -52,6 +64,11 @@ class BareMetalScriptsIT {
         assertTrue(run.output.contains("caught up"), run.output);
         assertTrue(run.output.contains("transport " + transport), run.output);
         assertTrue(Files.isDirectory(out.resolve("hosts")), "logs collected from the hosts");
+        for (String check : List.of("without the password: refused", "invoking gc() refused", "without a token: 401", "with a wrong token: 401",
+            "with the token: 200", "(not in its allowlist): 403", "credentials are 0700/0600")) {
+            assertTrue(run.output.contains(check), check + ":\n" + run.output);
+        }
+        return run.output;
     }
 
     @Test
