@@ -64,9 +64,11 @@ public final class AgentHttpServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String route = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath();
+        // For the refusal log: the raw path, so no percent-decoded control character reaches the log.
+        String rawRoute = exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath();
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
         if (!token.authorizes(authorization)) {
-            refusals.refused(exchange.getRemoteAddress(), exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath(), authorization == null ? "no token" : "wrong token");
+            refusals.refused(exchange.getRemoteAddress(), rawRoute, authorization == null ? "no token" : "wrong token");
             exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"rmqpatch-agent\"");
             respond(exchange, 401, new ErrorBody(authorization == null
                 ? "this agent needs its token: Authorization: Bearer <token> (the coordinator's --agent-token-file)"
@@ -116,7 +118,7 @@ public final class AgentHttpServer implements AutoCloseable {
             respond(exchange, 200, body);
         } catch (Agent.AgentException e) {
             if (e.status() == 403) {
-                refusals.refused(exchange.getRemoteAddress(), exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath(), e.getMessage());
+                refusals.refused(exchange.getRemoteAddress(), rawRoute, e.getMessage());
             }
             respond(exchange, e.status(), new ErrorBody(e.getMessage()));
         } catch (JsonParseException | IllegalArgumentException e) {
