@@ -10,6 +10,7 @@ PROG=deploy.sh
 . "$ROOT/deploy/lib/cluster.sh"
 . "$ROOT/deploy/lib/transport.sh"
 . "$ROOT/deploy/lib/instances.sh"
+. "$ROOT/deploy/lib/secrets.sh"
 
 usage() {
   cat <<EOF
@@ -27,6 +28,12 @@ Commands:
   reset         delete stores and logs of stopped instances (the next start is fresh)
   replication   each slave's CommitLog max offset against its master's (waits up to --wait S for them to match)
   collect       copy every instance's confs, output and logs into one local folder (--out)
+  credentials   create the deployment's credentials where missing (agent token, broker JMX password; keystore
+                for broker_jmx = tls) in secrets_dir on this machine, check their permissions, and say
+                what listens where with which credential; touches no host
+  reset-credentials
+                replace them all and push the new ones to every host (running instances keep the old
+                ones until restarted: scripts/deploy.sh stop, then start)
   mqadmin ARGS  run RocketMQ's mqadmin on the first name server's host, e.g. mqadmin clusterList -n ADDR
                 (after "--" every argument goes to mqadmin, e.g. -- updateTopic -c DefaultCluster -t T)
 
@@ -52,7 +59,7 @@ EOF
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in
   -h|--help) usage; exit 0 ;;
-  show|check|push|start|stop|status|reset|replication|collect|mqadmin) CMD=$1; shift ;;
+  show|check|push|start|stop|status|reset|replication|collect|mqadmin|credentials|reset-credentials) CMD=$1; shift ;;
   *) die "unknown command '$1' (see --help)" 2 ;;
 esac
 
@@ -98,6 +105,10 @@ case "$CMD" in
     echo
     echo "(sendMessageThreadPoolNums of tuned variants shows 4 here; push uses min(the host's cores, 4))"
     exit 0 ;;
+  credentials)
+    secrets_ensure
+    describe_access
+    exit 0 ;;
 esac
 
 transport_init
@@ -138,6 +149,17 @@ case "$CMD" in
     cp "$CLUSTER" "$OUT/cluster.conf"
     log "collected into $OUT"
     exit $rc ;;
+  reset-credentials)
+    secrets_reset
+    log "new credentials in $SECRETS; pushing them to ${#HOSTS[@]} host(s)"
+    for h in "${HOSTS[@]}"; do push_secrets "$h"; log "host $h: credentials replaced"; done
+    running=0
+    for h in "${HOSTS[@]}"; do [ -z "$(ctl_on "$h" pids all 2>/dev/null | sed 's/^ *[^:]*: *//' | grep -E '^[0-9]+$')" ] || running=1; done
+    if [ "$running" = 1 ]; then
+      warn "instances are running: they keep accepting the OLD credentials until restarted (scripts/deploy.sh stop -c $CLUSTER; scripts/deploy.sh start -c $CLUSTER)"
+    fi
+    describe_access
+    ;;
   mqadmin)
     [ "${#ADMIN_ARGS[@]}" -gt 0 ] || die "mqadmin needs a subcommand, e.g. mqadmin clusterList -n $(first_namesrv)" 2
     mqadmin "${ADMIN_ARGS[@]}" ;;

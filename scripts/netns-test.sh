@@ -7,11 +7,12 @@
 # on the name server's host. With --transport ssh the hosts run sshd instead, each with its own view of the install
 # folder, and the deployment runs from a control namespace over ssh, as it would against real hosts.
 #
-# Usage: scripts/netns-test.sh [--transport netns|ssh] [--variant V] [--timeout S] [--out DIR] [--keep]
+# Usage: scripts/netns-test.sh [--transport netns|ssh] [--broker-jmx on|tls] [--variant V] [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --up | --down
 #   --transport T netns (default): commands reach the hosts through `ip netns exec`;
 #                 ssh: through sshd in every namespace host (needs openssh-server installed; its service need not
 #                 run, none is started outside the namespaces), scripts run in the hub namespace as the control host
+#   --broker-jmx M  on (default: password, no TLS) or tls (password over TLS, self-signed keystore made at push)
 #   --variant V   broker variant (default: the example's, 4.9.0-patched)
 #   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
@@ -25,7 +26,13 @@
 # Checks (exit 1 if any fails): the run succeeded; the slave's CommitLog max offset equals the master's (and is
 # not 0); the coordinator's results.json has both agents, on different hosts, each with acknowledged sends, and
 # its merged counts and latency-histogram count are the sums of theirs; it has a broker CPU per message > 0 (read
-# from the master's JVM over JMX, across namespaces, as on real hosts).
+# from the master's JVM over JMX with the deployment's read-only password, across namespaces, as on real hosts).
+# Then, with the cluster still up, from another namespace host as a stranger on the network would: the broker's JMX
+# refuses a login without the password, lets the password read the CPU and GC MBeans and refuses invoking gc(), and
+# listens on the host's cluster address only; an agent answers 401 without a token and with a wrong one (and logs
+# both), 200 with the right one, and 403 to a prepare for a name server outside its allowlist; the credentials are
+# 0700/0600 on the control host and on every host, and each host holds only the ones it needs.
+# --broker-jmx tls runs all of it with JMX over TLS.
 # Exit status: 0 passed; 1 a check or the run failed; 2 usage or build error; 77 network namespaces are not
 # available here (not root, no `ip`, or the kernel/container does not permit them) - the reason is printed.
 # Needs: root, iproute2, JDK 17, and jq or python3; --transport ssh also sshd, ssh-keygen and unshare. Cleans up on success, failure and Ctrl-C.
@@ -37,13 +44,14 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on
 while [ $# -gt 0 ]; do
   case "$1" in
     --up) MODE=up; shift ;;
     --down) MODE=down; shift ;;
     --transport) TRANSPORT=${2:?--transport needs netns or ssh}; shift 2 ;;
     --variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
+    --broker-jmx) JMX_MODE=${2:?--broker-jmx needs on or tls}; shift 2 ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
@@ -53,6 +61,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout needs whole seconds" 2
 case "$TRANSPORT" in netns|ssh) ;; *) die "--transport must be netns or ssh, not '$TRANSPORT'" 2 ;; esac
+case "$JMX_MODE" in on|tls) ;; *) die "--broker-jmx must be on or tls, not '$JMX_MODE'" 2 ;; esac
 
 skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
 
@@ -72,7 +81,7 @@ if [ "$MODE" = test ]; then
   # Unique names: two tests on one machine do not collide (same addresses, but in different namespaces).
   PREFIX="rmqt$$-"
   NETNS_ROOT="/tmp/rmqpatch-netns-$$"
-  SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT")
+  SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT" "secrets_dir=$NETNS_ROOT/secrets" "broker_jmx=$JMX_MODE")
   [ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
   cluster_load "$EXAMPLE"
 else
@@ -82,6 +91,7 @@ else
 fi
 HUB="${PREFIX}hub"
 SETS=(--set "netns_prefix=$PREFIX" --set "netns_root=$NETNS_ROOT")
+[ "$MODE" = test ] && SETS+=(--set "secrets_dir=$NETNS_ROOT/secrets" --set "broker_jmx=$JMX_MODE")
 [ -n "$VARIANT" ] && SETS+=(--variant "$VARIANT")
 
 # Stops every process in the namespaces, deletes them.
@@ -209,7 +219,9 @@ OUT=${OUT:-$ROOT/target/netns-test/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
 RUN_RC=0
-timeout --signal=INT --kill-after=45 "$TIMEOUT" ${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" --out "$OUT" || RUN_RC=$?
+# --keep-running: the access checks below need the brokers and agents up; the namespaces' cleanup stops them.
+timeout --signal=INT --kill-after=45 "$TIMEOUT" ${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" \
+  --keep-running --out "$OUT" || RUN_RC=$?
 
 # ---- checks ----
 FAILS=()
@@ -266,6 +278,100 @@ if [ -f "$RJ" ]; then
 else
   fail "no results.json from the coordinator in $OUT"
 fi
+
+# ---- access: what a stranger on the benchmark network can and cannot do ----
+log "checking access control from namespace host ns-namesrv (the cluster still runs)"
+SECRETS=$NETNS_ROOT/secrets
+STRANGER=ns-namesrv
+in_ns() { local h=$1; shift; ip netns exec "${PREFIX}$h" "$@"; }
+JAVA=$(command -v java || echo java)
+BENCH_JAR="$ROOT/distributed-bench/target/distributed-bench.jar"
+MASTER_ID=$(printf '%s\n' "${INSTANCES[@]}" | grep -- '-master$' | head -1)
+MASTER_JMX="${HADDR[${I_HOST[$MASTER_ID]}]}:$(broker_jmx_port "$MASTER_ID")"
+TLS_ARGS=()
+[ "$JMX_MODE" = tls ] && TLS_ARGS=(--tls-cert "$SECRETS/jmx-cert.pem")
+jmx_check() { in_ns "$STRANGER" "$JAVA" -jar "$BENCH_JAR" jmx-check --target "$MASTER_JMX" ${TLS_ARGS[@]+"${TLS_ARGS[@]}"} "$@" 2>&1; }
+rc=0; out=$(jmx_check) || rc=$?
+[ "$rc" = 1 ] && pass "JMX $MASTER_JMX without the password: refused ($(echo "$out" | tail -1))" \
+  || fail "JMX $MASTER_JMX without the password: expected refusal (exit 1), got exit $rc: $out"
+rc=0; out=$(jmx_check --password-file "$SECRETS/jmx.credentials") || rc=$?
+if [ "$rc" = 0 ] && grep -q '^read .*: ok (ProcessCpuTime [1-9]' <<< "$out" && grep -q 'gc(): refused' <<< "$out"; then
+  pass "JMX with the password ($JMX_MODE): reads the CPU MBean, invoking gc() refused: $(grep -o 'ProcessCpuTime [0-9]* ns' <<< "$out")"
+else
+  fail "JMX with the password: expected read ok and gc() refused (exit 0), got exit $rc: $out"
+fi
+if [ "$JMX_MODE" = tls ]; then
+  rc=0; out=$(in_ns "$STRANGER" "$JAVA" -jar "$BENCH_JAR" jmx-check --target "$MASTER_JMX" --password-file "$SECRETS/jmx.credentials" 2>&1) || rc=$?
+  [ "$rc" = 1 ] && pass "JMX with the password but without TLS: refused (the port speaks TLS only)" \
+    || fail "JMX without TLS: expected exit 1, got $rc: $out"
+fi
+WRONG="$NETNS_ROOT/wrong.credentials"
+( umask 077; echo "rmqpatch-monitor $(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" > "$WRONG" )
+rc=0; out=$(jmx_check --password-file "$WRONG") || rc=$?
+[ "$rc" = 1 ] && pass "JMX with a wrong password: refused" || fail "JMX with a wrong password: expected exit 1, got $rc: $out"
+listen=$(in_ns "${I_HOST[$MASTER_ID]}" ss -ltnH "sport = :${MASTER_JMX##*:}" | awk '{print $4}' | sort -u | tr '\n' ' ' || true)
+# Java binds an IPv4 address through an IPv6 socket, shown as [::ffff:ADDR]; a wildcard bind shows as * or 0.0.0.0.
+[ "${listen% }" = "$MASTER_JMX" ] || [ "${listen% }" = "[::ffff:${MASTER_JMX%:*}]:${MASTER_JMX##*:}" ] && pass "JMX listens on the cluster address only ($listen)" || fail "JMX listens on '$listen', expected $MASTER_JMX only"
+
+AGENT=${AGENT_ADDRS[0]}
+HDR="$NETNS_ROOT/auth.header"
+( umask 077; printf 'Authorization: Bearer %s\n' "$(cat "$SECRETS/agent.token")" > "$HDR"; printf 'Authorization: Bearer %s\n' "$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" > "$HDR.wrong" )
+http() { in_ns "$STRANGER" curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@" || true; }
+code=$(http "http://$AGENT/status"); [ "$code" = 401 ] && pass "agent $AGENT without a token: 401" || fail "agent $AGENT without a token: HTTP $code, expected 401"
+code=$(http -H @"$HDR.wrong" "http://$AGENT/status"); [ "$code" = 401 ] && pass "agent $AGENT with a wrong token: 401" || fail "agent $AGENT with a wrong token: HTTP $code, expected 401"
+code=$(http -H @"$HDR" "http://$AGENT/status"); [ "$code" = 200 ] && pass "agent $AGENT with the token: 200" || fail "agent $AGENT with the token: HTTP $code, expected 200"
+code=$(http -H @"$HDR" -X POST -d '{"runId":"x","namesrv":"192.0.2.1:9876","topics":["T"],"threads":1}' "http://$AGENT/prepare")
+[ "$code" = 403 ] && pass "agent $AGENT with the token, prepare for 192.0.2.1:9876 (not in its allowlist): 403" \
+  || fail "agent $AGENT prepare for a name server outside its allowlist: HTTP $code, expected 403"
+AGENT_ID=$(printf '%s\n' "${INSTANCES[@]}" | grep '/agent-' | head -1)
+AGENT_OUT="$NETNS_ROOT/${I_HOST[$AGENT_ID]}/instances/${I_DIR[$AGENT_ID]}/out"
+refused=$(grep -c 'REFUSED' "$AGENT_OUT" 2>/dev/null || true)
+[ "${refused:-0}" -ge 3 ] && pass "the agent logged the $refused refused requests ($(grep 'REFUSED' "$AGENT_OUT" | head -1 | cut -c1-90)...)" \
+  || fail "expected 3 REFUSED lines in $AGENT_OUT, found ${refused:-0}"
+grep -qF -- "$(cat "$SECRETS/agent.token")" "$AGENT_OUT" "$OUT"/coordinator/coordinator.out 2>/dev/null && fail "the token appears in a log" || pass "the token appears in no agent or coordinator output"
+ps -eo args > "$NETNS_ROOT/ps.txt"
+grep -qF -e "$(cat "$SECRETS/agent.token")" -e "$(awk '{print $2}' "$SECRETS/jmx.credentials")" "$NETNS_ROOT/ps.txt" \
+  && fail "the token or the JMX password is on a command line" || pass "neither the token nor the JMX password is on a command line (ps)"
+
+# Rotation: new credentials on the control host and every host; the running agent keeps the old token until restarted.
+OLD_HDR=$(cat "$HDR")
+rc=0; out=$(${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/deploy.sh" reset-credentials -c "$EXAMPLE" "${SETS[@]}" 2>&1) || rc=$?
+AGENT_HOST=${I_HOST[$AGENT_ID]}
+if [ "$rc" = 0 ] && ! grep -qF -- "${OLD_HDR#Authorization: Bearer }" "$SECRETS/agent.token" \
+   && cmp -s "$SECRETS/agent.token" "$NETNS_ROOT/$AGENT_HOST/secrets/agent.token" && grep -q 'OLD credentials until restarted' <<< "$out"; then
+  pass "reset-credentials: a new token on the control host and on $AGENT_HOST, and a warning that running instances keep the old one"
+else
+  fail "reset-credentials (exit $rc) did not replace the token everywhere or did not warn: $out"
+fi
+( umask 077; printf 'Authorization: Bearer %s\n' "$(cat "$SECRETS/agent.token")" > "$HDR.new" )
+code_old=$(http -H @"$HDR" "http://$AGENT/status"); code_new=$(http -H @"$HDR.new" "http://$AGENT/status")
+[ "$code_old" = 200 ] && [ "$code_new" = 401 ] && pass "until restarted, the running agent takes the old token (200) and not the new one (401)" \
+  || fail "after reset-credentials, running agent: old token HTTP $code_old (expected 200), new token HTTP $code_new (expected 401)"
+rm -f "$HDR" "$HDR.wrong" "$HDR.new" "$WRONG"
+
+modes_ok=1
+for f in "$SECRETS" "$SECRETS"/* "$NETNS_ROOT"/*/secrets "$NETNS_ROOT"/*/secrets/*; do
+  [ -e "$f" ] || continue
+  m=$(stat -c %a "$f")
+  if [ -d "$f" ]; then [ "$m" = 700 ] || { modes_ok=0; fail "$f has mode $m, expected 700"; }
+  else [ "$m" = 600 ] || { modes_ok=0; fail "$f has mode $m, expected 600"; }; fi
+done
+[ "$modes_ok" = 1 ] && pass "credentials are 0700/0600 on the control host and every host ($(ls "$NETNS_ROOT"/*/secrets/* | wc -l) files on hosts)"
+least=1
+for h in "${HOSTS[@]}"; do
+  has=$(ls "$NETNS_ROOT/$h/secrets" 2>/dev/null | tr '\n' ' ' || true)
+  if [ -n "$(host_instances "$h" broker)" ]; then
+    [[ "$has" == *jmx.password* && "$has" == *jmx.access* ]] || { least=0; fail "broker host $h lacks its JMX files: $has"; }
+    [[ "$has" != *agent.token* ]] || { least=0; fail "broker host $h holds the agent token: $has"; }
+  fi
+  if [ -n "$(host_instances "$h" agent)" ]; then
+    [[ "$has" == *agent.token* && "$has" != *jmx* ]] || { least=0; fail "agent host $h should hold the agent token only: $has"; }
+  fi
+done
+[ "$least" = 1 ] && pass "each host holds only the credentials its instances need"
+
+log "stopping the cluster"
+${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/deploy.sh" stop -c "$EXAMPLE" "${SETS[@]}" >/dev/null 2>&1 || warn "deploy.sh stop failed; the namespaces' cleanup stops what is left"
 
 ELAPSED=$(( $(now_s) - T0 ))
 if [ "${#FAILS[@]}" -gt 0 ]; then

@@ -11,6 +11,7 @@ PROG=run-distributed.sh
 . "$ROOT/deploy/lib/cluster.sh"
 . "$ROOT/deploy/lib/transport.sh"
 . "$ROOT/deploy/lib/instances.sh"
+. "$ROOT/deploy/lib/secrets.sh"
 
 usage() {
   cat <<EOF
@@ -182,7 +183,7 @@ finish
       '.result.broker // {} | def n(d): if type == "number" then (. * d | round) / d | tostring else "-" end;
        "\(.cpuUsPerMsg | n(10)) us CPU/msg, GC \(.gcPauseMillis | n(1)) ms (\(.gcCollections | n(1)) collections), \(.storedBytesPerMsg | n(10)) stored B/msg"' \
       '(lambda b, n: "%s us CPU/msg, GC %s ms (%s collections), %s stored B/msg" % (n(b.get("cpuUsPerMsg"), 1), n(b.get("gcPauseMillis"), 0), n(b.get("gcCollections"), 0), n(b.get("storedBytesPerMsg"), 1)))(d["result"].get("broker") or {}, lambda v, k: "-" if v is None else str(round(v, k) if k else round(v)))')$(
-      [ "${CFG[broker_jmx]}" = on ] && echo " (masters' JVMs over JMX)" || echo " (broker_jmx is off: no CPU and GC figures)")"
+      [ "${CFG[broker_jmx]}" != off ] && echo " (masters' JVMs over JMX, ${CFG[broker_jmx]})" || echo " (broker_jmx is off: no CPU and GC figures)")"
     echo "sends:       $(json_eval "$OUT/results.json" '.result.counts // {} | "sent \(.sent) acked \(.acked) failed \(.failed)"' '"sent %s acked %s failed %s" % tuple((d["result"].get("counts") or {}).get(k) for k in ("sent", "acked", "failed"))'); statuses $(json_eval "$OUT/results.json" '.result.byStatus // {} | tostring' 'json.dumps(d["result"].get("byStatus") or {})')"
   else
     echo "status:      no results.json (the coordinator exited with $RUN_RC)"

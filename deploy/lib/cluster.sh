@@ -46,9 +46,15 @@ declare -A CFG_DEFAULTS=(
   [coordinator_heap]=1g
   [broker_java_opt]=""       # extra JVM options, appended last
   # Remote JMX on every broker (listenPort + jmx_port_offset), read by the coordinator for broker CPU and GC per
-  # message. UNAUTHENTICATED and without TLS: anyone who reaches the port controls the broker JVM. It listens on
-  # all the host's interfaces (advertising the host's address), so use it on a closed benchmark network only.
-  [broker_jmx]=on            # on | off (off: no JMX port, no broker CPU/GC figures in distributed runs)
+  # message: on the host's cluster address only, password login (generated per deployment, secrets_dir) with a
+  # read-only role. on: without TLS (the password crosses the benchmark network in clear); tls: registry and
+  # connector over TLS with jmx_keystore (default: a self-signed one made at push); off: no JMX port, no broker
+  # CPU/GC figures in distributed runs.
+  [broker_jmx]=on            # on | tls | off
+  [jmx_keystore]=""          # broker_jmx = tls: PKCS12 keystore on this machine (empty: generated, self-signed)
+  [jmx_keystore_password_file]=""  # its password, in an owner-only file
+  # Credentials of this deployment (agent token, JMX password, keystore) on this machine: a 0700 folder, files 0600.
+  [secrets_dir]=""           # empty: <cluster file's folder>/<its name without .conf>.secrets
   [jmx_port_offset]=3        # RocketMQ itself uses listenPort-2 and listenPort+1
   # Patched variants (S4): name servers and brokers listen on the host's cluster address only (each host's
   # ADDRESS); stock RocketMQ 4.9.0 can only listen on every interface and ignores this.
@@ -296,7 +302,7 @@ _check_ports() {
     local ports=("$p")
     if [ "${I_KIND[$id]}" = broker ]; then
       ports=($((p - 2)) "$p" $((p + 1)))
-      [ "${CFG[broker_jmx]}" = on ] && ports+=("$(broker_jmx_port "$id")")
+      [ "${CFG[broker_jmx]}" != off ] && ports+=("$(broker_jmx_port "$id")")
     fi
     for q in "${ports[@]}"; do
       [ "$q" -ge 1 ] && [ "$q" -le 65535 ] || die "$CLUSTER_FILE: $id would use port $q, outside 1-65535" 2
@@ -315,7 +321,8 @@ _validate_settings() {
   case "${CFG[flush]}" in sync|async) ;; *) die "flush must be sync or async, not '${CFG[flush]}'" 2 ;; esac
   case "${CFG[send_mode]}" in sync|async|oneway) ;; *) die "send_mode must be sync, async or oneway" 2 ;; esac
   case "${CFG[client]}" in rocketmq|wire) ;; *) die "client must be rocketmq or wire, not '${CFG[client]}'" 2 ;; esac
-  case "${CFG[broker_jmx]}" in on|off) ;; *) die "broker_jmx must be on or off, not '${CFG[broker_jmx]}'" 2 ;; esac
+  case "${CFG[broker_jmx]}" in on|tls|off) ;; *) die "broker_jmx must be on, tls or off, not '${CFG[broker_jmx]}'" 2 ;; esac
+  [ -z "${CFG[secrets_dir]}" ] || [[ "${CFG[secrets_dir]}" == /* ]] || die "secrets_dir must be an absolute path" 2
   case "${CFG[bind]}" in cluster|all) ;; *) die "bind must be cluster or all, not '${CFG[bind]}'" 2 ;; esac
   for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads message_size warmup duration \
            send_timeout start_timeout stop_timeout jmx_port_offset; do
@@ -349,13 +356,25 @@ variant_parse() {
   return 0
 }
 
-# A broker instance's JMX port (broker_jmx on).
+# The deployment's credentials folder on this machine (deploy/lib/secrets.sh fills it).
+secrets_dir() {
+  if [ -n "${CFG[secrets_dir]}" ]; then
+    echo "${CFG[secrets_dir]}"
+  else
+    local dir base
+    dir=$(cd "$(dirname "$CLUSTER_FILE")" && pwd)
+    base=$(basename "$CLUSTER_FILE")
+    echo "$dir/${base%.conf}.secrets"
+  fi
+}
+
+# A broker instance's JMX port (broker_jmx on or tls).
 broker_jmx_port() { echo $(( ${I_PORT[$1]} + ${CFG[jmx_port_offset]} )); }
 
 # HOST:PORT of every master's JMX port, comma-separated; empty when broker_jmx is off.
 master_jmx_targets() {
   local id out=()
-  [ "${CFG[broker_jmx]}" = on ] || return 0
+  [ "${CFG[broker_jmx]}" != off ] || return 0
   for id in "${INSTANCES[@]}"; do
     [ "${I_KIND[$id]}" = broker ] && [ "${I_BID[$id]}" = 0 ] || continue
     out+=("${HADDR[${I_HOST[$id]}]}:$(broker_jmx_port "$id")")
@@ -386,13 +405,14 @@ cluster_describe() {
   echo "cluster file: $CLUSTER_FILE"
   echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
   echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
+  echo "access: agents need the token, broker JMX (${CFG[broker_jmx]}) the read-only password; both in $(secrets_dir)"
   echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   for h in "${HOSTS[@]}"; do
     echo "host $h (${HADDR[$h]}):"
     for id in $(host_instances "$h"); do
       case "${I_KIND[$id]}" in
         broker) printf '  %-34s %-12s brokerName=%s brokerId=%s listenPort=%s%s\n' "${I_DIR[$id]}" "${I_BROLE[$id]}" "${I_BNAME[$id]}" "${I_BID[$id]}" "${I_PORT[$id]}" \
-                  "$([ "${CFG[broker_jmx]}" = on ] && echo " jmx=$(broker_jmx_port "$id")")" ;;
+                  "$([ "${CFG[broker_jmx]}" != off ] && echo " jmx=$(broker_jmx_port "$id")")" ;;
         *) printf '  %-34s %-12s port=%s\n' "${I_DIR[$id]}" "${I_KIND[$id]}" "${I_PORT[$id]}" ;;
       esac
     done

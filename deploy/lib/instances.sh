@@ -8,6 +8,8 @@
 #   R/bench/distributed-bench.jar, R/bench/lib/        the harness (agent and coordinator hosts)
 #   R/instances/<instance>/                            instance.env, broker.conf or namesrv.properties, out,
 #                                                      pid, home/logs/rocketmqlogs (RocketMQ logs), logs/ (agents)
+#   R/secrets/                                         0700: the credentials this host needs (deploy/lib/secrets.sh);
+#                                                      never collected
 #   <store_root>/<instance>/                           broker store (store_dir, default R/store)
 #   R/runs/<run id>/                                   a coordinator's output when it runs on that host
 
@@ -207,17 +209,29 @@ _bind_opt() {
   printf -- '-Drmqpatch.bindAddress=%s ' "${HADDR[${I_HOST[$1]}]}"
 }
 
-# Remote JMX for the coordinator's broker CPU and GC figures (broker_jmx; see CFG_DEFAULTS in cluster.sh: no
-# authentication, benchmark networks only). System properties only, which JDK 8 brokers accept as well. The
-# RMI port is the registry's port, so one port per broker is all a firewall has to allow; the advertised hostname is
-# the host's address, since the default (the host name's lookup) is often unreachable from other hosts.
+# Remote JMX for the coordinator's broker CPU and GC figures (broker_jmx; see CFG_DEFAULTS in cluster.sh): password
+# login with the read-only role only (jmx.access), listening on the host's cluster address only
+# (jmxremote.host: JDK 8u102 and later; older JVMs ignore it and listen on every interface, still behind the password),
+# TLS on registry and connector with broker_jmx = tls. System properties only, which JDK 8 brokers accept as well; the
+# password and keystore password stay in files. The RMI port is the registry's port, so one port per broker is all a
+# firewall has to allow; the advertised hostname is the host's address, since the default (the host name's lookup) is
+# often unreachable from other hosts.
 _broker_jmx_opts() {
-  local id=$1 p
-  [ "${CFG[broker_jmx]}" = on ] || return 0
+  local id=$1 p a rs
+  [ "${CFG[broker_jmx]}" != off ] || return 0
   p=$(broker_jmx_port "$id")
+  a=${HADDR[${I_HOST[$id]}]}
+  rs=$(host_secrets "${I_HOST[$id]}")
   printf '%s ' "-Dcom.sun.management.jmxremote.port=$p" "-Dcom.sun.management.jmxremote.rmi.port=$p" \
-    -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false \
-    "-Djava.rmi.server.hostname=${HADDR[${I_HOST[$id]}]}"
+    "-Dcom.sun.management.jmxremote.host=$a" "-Djava.rmi.server.hostname=$a" \
+    -Dcom.sun.management.jmxremote.authenticate=true \
+    "-Dcom.sun.management.jmxremote.password.file=$rs/jmx.password" "-Dcom.sun.management.jmxremote.access.file=$rs/jmx.access"
+  if [ "${CFG[broker_jmx]}" = tls ]; then
+    printf '%s ' -Dcom.sun.management.jmxremote.ssl=true -Dcom.sun.management.jmxremote.registry.ssl=true \
+      -Dcom.sun.management.jmxremote.ssl.need.client.auth=false "-Dcom.sun.management.jmxremote.ssl.config.file=$rs/jmx-ssl.properties"
+  else
+    printf '%s ' -Dcom.sun.management.jmxremote.ssl=false
+  fi
 }
 
 _gen_agent() {
@@ -230,7 +244,8 @@ _gen_agent() {
     printf 'CMD=('
     printf '%q ' "$java" "-Xms${CFG[agent_heap]}" "-Xmx${CFG[agent_heap]}" -XX:+UseG1GC -Djava.awt.headless=true \
       ${opts[@]+"${opts[@]}"} -jar "$root/bench/distributed-bench.jar" agent --bind "${HADDR[$h]}" --port "${I_PORT[$id]}" \
-      --name "agent-$h-${I_PORT[$id]}" --log-dir "$dir/logs"
+      --name "agent-$h-${I_PORT[$id]}" --log-dir "$dir/logs" --token-file "$(host_secrets "$h")/agent.token" \
+      --allow-namesrv "$NAMESRV_ADDR"
     printf ')\n'
   } > "$out/instance.env"
 }
@@ -252,6 +267,7 @@ push_host() {
   [ "$VARIANT_TUNED" = 1 ] && [ -n "${HOST_DIST[$h]:-}" ] && load_nproc "$h"
   generate_host "$h" "$stage"
   remote_copy "$h" "$stage" "$root"
+  push_secrets "$h"
   log "host $h: confs written for $(host_instances "$h" | wc -l) instance(s)$([ -n "$running" ] && echo "; $(echo "$running" | wc -l) running instance(s) keep their old settings until restarted")"
 }
 
@@ -270,6 +286,7 @@ _push_tree() {
 
 push_all() {
   check_local_artifacts
+  secrets_ensure
   mkdir -p "$WORK/bench"
   cp -a "$(bench_local)/distributed-bench.jar" "$(bench_local)/lib" "$WORK/bench/"
   DIST_MANIFEST=$(dir_manifest "$(dist_local)")
@@ -485,9 +502,16 @@ coordinator_args() {
          --client "${CFG[client]}"
          --rate "${CFG[rate]}" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}" --send-timeout "${CFG[send_timeout]}"
          --out "$out")
+  # Credentials by file name only: where the coordinator runs, the control host's secrets folder or R/secrets.
+  local sec
+  if [ "$COORDINATOR" = local ]; then sec=$(secrets_dir); else sec=$(host_secrets "$COORDINATOR"); fi
+  args+=(--agent-token-file "$sec/agent.token")
   local jmx
   jmx=$(master_jmx_targets)
-  [ -z "$jmx" ] || args+=(--broker-jmx "$jmx")
+  if [ -n "$jmx" ]; then
+    args+=(--broker-jmx "$jmx" --broker-jmx-password-file "$sec/jmx.credentials")
+    [ "${CFG[broker_jmx]}" != tls ] || args+=(--broker-jmx-tls-cert "$sec/jmx-cert.pem")
+  fi
   printf '%s\n' "${args[@]}"
 }
 

@@ -21,7 +21,7 @@ class BindAddressIT {
 
     @Test
     void serversListenOnTheConfiguredAddressOnly() throws Exception {
-        try (LocalCluster c = new LocalCluster(LocalCluster.dist("patched"), "broker-tuned.conf").host(BOUND)
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").host(BOUND)
             .javaOpt("-Drmqpatch.bindAddress=" + BOUND).start()) {
             for (int port : ports(c)) {
                 assertTrue(accepts(BOUND, port), "listens on " + BOUND + ":" + port);
@@ -33,7 +33,7 @@ class BindAddressIT {
 
     @Test
     void switchedOffItListensEverywhereAsStock() throws Exception {
-        try (LocalCluster c = new LocalCluster(LocalCluster.dist("patched"), "broker.conf").host(BOUND)
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker.conf").host(BOUND)
             .javaOpt("-Drmqpatch.bindAddress=" + BOUND + " -Drmqpatch.disable=S4").start()) {
             for (int port : ports(c)) {
                 assertTrue(accepts("127.0.0.1", port), "S4 off: stock wildcard bind, 127.0.0.1:" + port);
@@ -43,15 +43,15 @@ class BindAddressIT {
 
     @Test
     void anAddressOfAnotherHostStopsStartUp() throws Exception {
-        try (LocalCluster c = new LocalCluster(LocalCluster.dist("patched"), "broker.conf")
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker.conf")
             .javaOpt("-Drmqpatch.bindAddress=192.0.2.7")) {
             IllegalStateException e = assertThrows(IllegalStateException.class, c::start);
             assertTrue(e.getMessage().contains("192.0.2.7 is not an address of this host"), e.getMessage());
         }
     }
 
-    private static int[] ports(LocalCluster c) {
-        return new int[] {c.namesrvPort, c.brokerPort, c.brokerPort - 2, c.brokerPort + 1};
+    private static int[] ports(TestCluster c) {
+        return new int[] {c.namesrvPort(), c.brokerPort(), c.brokerPort() - 2, c.brokerPort() + 1};
     }
 
     private static boolean accepts(String host, int port) {

@@ -38,12 +38,12 @@ import org.junit.jupiter.api.Test;
 class BrokerFeaturesIT {
 
     private static final long WAIT_MS = 90_000;
-    private static LocalCluster cluster;
+    private static TestCluster cluster;
     private static DefaultMQProducer producer;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new LocalCluster(LocalCluster.dist("patched"), "broker-tuned.conf",
+        cluster = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf",
             "transactionTimeOut=1000", "transactionCheckInterval=1000").start();
         producer = new DefaultMQProducer("features-it-producer");
         producer.setNamesrvAddr(cluster.namesrvAddr());

@@ -33,7 +33,7 @@ class CrashRecoveryIT {
 
     @Test
     void everyAcknowledgedMessageSurvivesKillMinus9() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(LocalCluster.dist("patched"), "broker-tuned.conf").start()) {
+        try (TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").start()) {
             Set<String> acked = ConcurrentHashMap.newKeySet();
             AtomicInteger failed = new AtomicInteger();
             AtomicBoolean stop = new AtomicBoolean();
@@ -94,7 +94,7 @@ class CrashRecoveryIT {
     }
 
     /** Reads the topic from the first offset until every expected key was seen (or a minute passes). */
-    private static Set<String> consumeAll(LocalCluster cluster, Set<String> expected) throws Exception {
+    private static Set<String> consumeAll(TestCluster cluster, Set<String> expected) throws Exception {
         Set<String> seen = new HashSet<>();
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("crash-it-consumer");
         consumer.setNamesrvAddr(cluster.namesrvAddr());

@@ -44,7 +44,7 @@ class DropInIT {
 
     @Test
     void listPatchesShowsWhatEachDistributionCarries() throws Exception {
-        Result patched = run(LocalCluster.dist("patched").resolve("bin/rmqpatch-info").toString());
+        Result patched = run(TestCluster.dist("patched").resolve("bin/rmqpatch-info").toString());
         assertEquals(0, patched.exit, patched.out);
         for (String p : new String[] {"P1 header-decode", "P2 properties-codec", "P3 transient-properties",
             "P4 response-header-encode", "P5 json-header-decode", "P6 json-header-encode", "S1 broker-config-guard closes CVE-2023-33246",
@@ -52,7 +52,7 @@ class DropInIT {
             assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
         }
         assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);
-        Result stock = run(LocalCluster.dist("stock").resolve("bin/rmqpatch-info").toString());
+        Result stock = run(TestCluster.dist("stock").resolve("bin/rmqpatch-info").toString());
         assertEquals(1, stock.exit, "a stock lib/ has no patches:\n" + stock.out);
         assertTrue(stock.out.contains("MISSING S3 in rocketmq-namesrv-"), "and says the holes are open:\n" + stock.out);
     }
@@ -68,7 +68,7 @@ class DropInIT {
     }
 
     private Scan roundTripAndScan(String variant) throws Exception {
-        try (LocalCluster cluster = new LocalCluster(LocalCluster.dist(variant), "broker-tuned.conf").start()) {
+        try (TestCluster cluster = new TestCluster(TestCluster.dist(variant), "broker-tuned.conf").start()) {
             roundTrip(cluster, variant, MESSAGES);
             cluster.stopBroker();
             return scan(cluster.commitLogDir());
@@ -79,16 +79,25 @@ class DropInIT {
      * Sends and reads back {@code messages} with a stock 4.9.0 client in its own JVM, with extra JVM flags (TLS,
      * ACL credentials); fails with its summary.
      */
-    static void roundTrip(LocalCluster cluster, String label, int messages, String... jvmFlags) throws Exception {
+    static void roundTrip(TestCluster cluster, String label, int messages, String... jvmFlags) throws Exception {
+        roundTrip(cluster, label, Path.of(System.getProperty("rmqpatch.stock.lib")), "RoundTrip", messages, jvmFlags);
+    }
+
+    /**
+     * As above, with the client jars of {@code clientLib} (every jar in it, nothing else of RocketMQ) and its own topic;
+     * returns the version the client reported (e.g. V4_9_1).
+     */
+    static String roundTrip(TestCluster cluster, String label, Path clientLib, String topic, int messages, String... jvmFlags)
+        throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "-Duser.home=" + cluster.dir, "-Drocketmq.client.logUseSlf4j=false"));
         cmd.addAll(List.of(jvmFlags));
-        cmd.addAll(List.of("-cp", System.getProperty("rmqpatch.stock.lib") + File.separator + "*" + File.pathSeparator
+        cmd.addAll(List.of("-cp", clientLib + File.separator + "*" + File.pathSeparator
                 + Path.of("target", "test-classes").toAbsolutePath(),
-            StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), "RoundTrip", Integer.toString(messages)));
-        Path out = cluster.dir.resolve("client.out");
+            StockClientRoundTrip.class.getName(), cluster.namesrvAddr(), topic, Integer.toString(messages)));
+        Path out = cluster.dir.resolve("client-" + topic + ".out");
         Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean done = client.waitFor(3, TimeUnit.MINUTES);
         if (!done) {
@@ -99,6 +108,8 @@ class DropInIT {
             .reduce("", (a, b) -> a + b + "\n");
         assertTrue(done && client.exitValue() == 0, label + ": stock client round trip failed:\n"
             + (summary.isEmpty() ? text : summary));
+        return text.lines().filter(l -> l.startsWith("CLIENT_VERSION ")).map(l -> l.substring("CLIENT_VERSION ".length()))
+            .findFirst().orElse("unknown");
     }
 
     /** Walks the CommitLog message by message (4-byte total size first) and counts WAIT occurrences. */

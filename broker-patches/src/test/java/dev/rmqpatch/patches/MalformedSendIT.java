@@ -37,13 +37,13 @@ class MalformedSendIT {
     private static final String BAD_BODY = "BAD-REQUEST-BODY";
     private static final int PROPERTIES_LIMIT = Short.MAX_VALUE;
 
-    private static LocalCluster cluster;
+    private static TestCluster cluster;
     private static NettyRemotingClient client;
     private static final AtomicInteger stored = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new LocalCluster(LocalCluster.dist("patched"), "broker.conf").start();
+        cluster = new TestCluster(TestCluster.dist("patched"), "broker.conf").start();
         client = new NettyRemotingClient(new NettyClientConfig());
         client.start();
     }

@@ -67,9 +67,9 @@ class PatchedClassesIT {
 
     @BeforeAll
     static void loaders() throws Exception {
-        stock = loader(LocalCluster.dist("stock").resolve("lib"));
-        patched = loader(LocalCluster.dist("patched").resolve("lib"));
-        switchedOff = loader(LocalCluster.dist("patched").resolve("lib"));
+        stock = loader(TestCluster.dist("stock").resolve("lib"));
+        patched = loader(TestCluster.dist("patched").resolve("lib"));
+        switchedOff = loader(TestCluster.dist("patched").resolve("lib"));
         String before = System.getProperty("rmqpatch.disable");
         System.setProperty("rmqpatch.disable", String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
         try {
@@ -122,8 +122,8 @@ class PatchedClassesIT {
 
     @Test
     void patchedLibDiffersOnlyByTheRewrittenJarsPlusTheCodec() throws Exception {
-        Path stockLib = LocalCluster.dist("stock").resolve("lib");
-        Path patchedLib = LocalCluster.dist("patched").resolve("lib");
+        Path stockLib = TestCluster.dist("stock").resolve("lib");
+        Path patchedLib = TestCluster.dist("patched").resolve("lib");
         String v = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
         java.util.Set<String> stockNames = names(stockLib);
         java.util.Set<String> extra = names(patchedLib);
@@ -149,8 +149,8 @@ class PatchedClassesIT {
 
     @Test
     void rewrittenClassesKeepTheirClassFileVersionAndCodecIsJava8() throws Exception {
-        Path stockLib = LocalCluster.dist("stock").resolve("lib");
-        Path patchedLib = LocalCluster.dist("patched").resolve("lib");
+        Path stockLib = TestCluster.dist("stock").resolve("lib");
+        Path patchedLib = TestCluster.dist("patched").resolve("lib");
         String v = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
         for (String[] c : REWRITTEN) {
             String jar = c[0] + v + ".jar";

@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,7 +46,7 @@ class RemotingPatchesIT {
         // Both servers accept TLS only; the broker, as a client of the name server, speaks TLS too.
         String tls = "-Dtls.server.mode=enforcing -Dtls.enable=true -Dtls.test.mode.enable=false"
             + " -Dtls.server.certPath=" + cert + " -Dtls.server.keyPath=" + key;
-        try (LocalCluster c = new LocalCluster(LocalCluster.dist("patched"), "broker-tuned.conf").javaOpt(tls).start()) {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").javaOpt(tls).start()) {
             assertRemotingPatchesActive(c);
             DropInIT.roundTrip(c, "TLS", 20, "-Dtls.enable=true");
             NettyRemotingClient plain = new NettyRemotingClient(new NettyClientConfig());
@@ -57,6 +58,21 @@ class RemotingPatchesIT {
             } finally {
                 plain.shutdown();
             }
+        }
+    }
+
+    /**
+     * Clients of both versions the product meets in the field: 4.9.0's, and 4.9.1's (netty 4.1, fastjson 1.2.76, its own
+     * send path), each in its own JVM on its own jars only, sending and reading back through the patched remoting layer.
+     */
+    @Test
+    void stock490And491ClientsRoundTrip() throws Exception {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf").start()) {
+            assertRemotingPatchesActive(c);
+            assertEquals("V4_9_0", DropInIT.roundTrip(c, "4.9.0 client", Path.of(System.getProperty("rmqpatch.stock.lib")),
+                "RoundTrip490", 30));
+            assertEquals("V4_9_1", DropInIT.roundTrip(c, "4.9.1 client", Path.of(System.getProperty("rmqpatch.client491.lib")),
+                "RoundTrip491", 30));
         }
     }
 
@@ -72,10 +88,10 @@ class RemotingPatchesIT {
             "  admin: true",
             "  defaultTopicPerm: PUB|SUB",
             "  defaultGroupPerm: PUB|SUB"));
-        Path dist = LocalCluster.dist("patched");
+        Path dist = TestCluster.dist("patched");
         // The broker reads ROCKETMQ_HOME + this property: point it at the test's file without touching the distribution.
         String relative = "/" + dist.toAbsolutePath().relativize(acl.toAbsolutePath());
-        try (LocalCluster c = new LocalCluster(dist, "broker-tuned.conf", "aclEnable=true")
+        try (TestCluster c = new TestCluster(dist, "broker-tuned.conf", "aclEnable=true")
             .javaOpt("-Drocketmq.acl.plain.file=" + relative).start()) {
             assertRemotingPatchesActive(c);
             DropInIT.roundTrip(c, "ACL", 20, "-Drt.accessKey=" + ACCESS_KEY, "-Drt.secretKey=" + SECRET_KEY);
@@ -95,7 +111,7 @@ class RemotingPatchesIT {
     }
 
     /** The broker's start-up line lists the patches that run: these tests are only worth something with P7-P9 on. */
-    private static void assertRemotingPatchesActive(LocalCluster c) throws Exception {
+    private static void assertRemotingPatchesActive(TestCluster c) throws Exception {
         String line = Files.readAllLines(c.brokerLog()).stream().filter(l -> l.contains("rmqpatch: patches in the jars:"))
             .findFirst().orElseThrow();
         String active = line.substring(line.indexOf("active:"));

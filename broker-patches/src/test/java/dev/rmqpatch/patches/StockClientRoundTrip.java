@@ -11,6 +11,7 @@ import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.MQVersion;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
@@ -18,7 +19,7 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.RPCHook;
 
 /**
- * Runs in its own JVM on the STOCK 4.9.0 client jars only: sends N messages with tags, keys, user properties and
+ * Runs in its own JVM on the jars of a STOCK client only (4.9.0, or 4.9.1 for RemotingPatchesIT): sends N messages with tags, keys, user properties and
  * non-ASCII values, reads them back with a stock consumer and compares. Prints one summary line; exit 0 when
  * every message came back identical. Args: namesrvAddr topic count. With -Drt.accessKey and -Drt.secretKey the
  * clients sign their requests for the broker's ACL (AclClientRPCHook); TLS is the client's own -Dtls.enable.
@@ -37,6 +38,8 @@ public final class StockClientRoundTrip {
     }
 
     private static void run(String[] args) throws Exception {
+        // Read at run time from the client jar on the class path (not a compile-time constant): which client ran.
+        System.out.println("CLIENT_VERSION " + MQVersion.getVersionDesc(MQVersion.CURRENT_VERSION));
         String namesrv = args[0];
         String topic = args[1];
         int n = Integer.parseInt(args[2]);

@@ -32,7 +32,7 @@ class VerifyInstallIT {
 
     @Test
     void freshDistributionVerifiesThroughItsScript() throws Exception {
-        Path dist = LocalCluster.dist("patched");
+        Path dist = TestCluster.dist("patched");
         Process p = new ProcessBuilder(dist.resolve("bin/rmqpatch-info").toString(), "--verify")
             .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -43,7 +43,7 @@ class VerifyInstallIT {
 
     @Test
     void stockLibHasNoRecord() {
-        Result r = verify(LocalCluster.dist("stock").resolve("lib"));
+        Result r = verify(TestCluster.dist("stock").resolve("lib"));
         assertEquals(1, r.exit, r.out);
     }
 
@@ -100,7 +100,7 @@ class VerifyInstallIT {
     private Path copyOfPatchedLib() throws Exception {
         Path lib = tmp.resolve("lib");
         Files.createDirectories(lib);
-        try (Stream<Path> s = Files.list(LocalCluster.dist("patched").resolve("lib"))) {
+        try (Stream<Path> s = Files.list(TestCluster.dist("patched").resolve("lib"))) {
             for (Path f : (Iterable<Path>) s::iterator) {
                 Files.copy(f, lib.resolve(f.getFileName()));
             }

@@ -18,7 +18,7 @@ class WaitStillHonouredIT {
 
     @Test
     void syncMasterStillSeesWaitButDoesNotStoreIt() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(LocalCluster.dist("patched"), "ms-sync/broker-a.conf").start()) {
+        try (TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf").start()) {
             DefaultMQProducer producer = new DefaultMQProducer("wait-it-producer");
             producer.setNamesrvAddr(cluster.namesrvAddr());
             producer.start();

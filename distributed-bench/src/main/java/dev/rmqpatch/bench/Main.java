@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink and compare commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare and jmx-check commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
@@ -16,6 +16,7 @@ public final class Main {
         "            fixed-rate windows on warm brokers with a confidence interval (what scripts/compare.sh runs)",
         "  agent     a load agent process (started by run/compare, or by hand on another host)",
         "  sink      a no-op RocketMQ endpoint that acknowledges sends at once (the harness's own ceiling)",
+        "  jmx-check what a broker's remote JMX port allows: login, read the CPU and GC MBeans, invoke an operation",
         "",
         "Every command takes --help.");
 
@@ -61,6 +62,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.compare.CompareCommand.run(rest, System.out);
+                case "jmx-check":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.broker.JmxCheckCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.broker.JmxCheckCommand.run(rest, System.out);
                 default:
                     throw new UsageException("unknown command '" + command + "'");
             }

@@ -117,6 +117,15 @@ public final class JsonHeaderReader {
         }
     }
 
+    /** The bytes a string copies as they are: printable ASCII but the quote and the backslash. */
+    private static final boolean[] PLAIN = new boolean[256];
+
+    static {
+        for (int c = 0x20; c < 0x80; c++) {
+            PLAIN[c] = c != '"' && c != '\\';
+        }
+    }
+
     static final int INITIAL_BUFFER = 512;
     static final int MAX_KEPT_BUFFER = 16384;
 
@@ -537,21 +546,19 @@ public final class JsonHeaderReader {
 
     /**
      * The index of the first byte from {@code i} on that is a quote, a backslash, a control character or not
-     * ASCII (end of header if none): where a run of text that needs no decoding ends. A plain loop: reading eight
-     * bytes at a time through a ByteBuffer view measured no faster, its index and scope checks eating the gain.
+     * ASCII (end of header if none): where a run of text that needs no decoding ends. One table load per byte measured
+     * about 10% faster on the whole typical header than three comparisons. Eight bytes at a time measured no faster
+     * there (through a ByteBuffer view its index and scope checks eat the gain; through Unsafe words, which a Java 8
+     * build reaches only by a method handle, it pays off only on long strings, and the typical header's are short).
      */
     private int plainRunEnd(int i) {
         final byte[] b = in;
+        final boolean[] plain = PLAIN;
         final int limit = end;
-        while (i < limit) {
-            int c = b[i];
-            // Bytes are signed: everything from 0x80 up (UTF-8 sequences) is negative.
-            if (c < 0x20 || c == '"' || c == '\\') {
-                return i;
-            }
+        while (i < limit && plain[b[i] & 0xFF]) {
             i++;
         }
-        return limit;
+        return i;
     }
 
     /** Printable ASCII without escapes, {@code len} bytes at {@code start}: a shared constant where there is one. */

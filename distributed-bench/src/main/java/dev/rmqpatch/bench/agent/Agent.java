@@ -19,14 +19,21 @@ public final class Agent {
     public enum State { IDLE, PREPARED, WARMUP, MEASURING, FAILED }
 
     private final String name;
+    private final NamesrvAllowlist allowlist;
     private final String host;
     private final long pid = ProcessHandle.current().pid();
     private State state = State.IDLE;
     private String error;
     private LoadDriver generator;
 
+    /** An agent that may load name servers on loopback addresses only. */
     public Agent(String name) {
+        this(name, NamesrvAllowlist.of(java.util.List.of()));
+    }
+
+    public Agent(String name, NamesrvAllowlist allowlist) {
         this.name = name;
+        this.allowlist = allowlist;
         this.host = localHost();
     }
 
@@ -65,6 +72,11 @@ public final class Agent {
     }
 
     public synchronized AgentStatus prepare(PrepareRequest request) throws AgentException {
+        try {
+            allowlist.check(request);
+        } catch (NamesrvAllowlist.NotAllowedException e) {
+            throw new AgentException(403, name + " refuses to prepare: " + e.getMessage());
+        }
         if (state == State.FAILED) {
             // A new run starts clean; the previous failure was already reported.
             reset();

@@ -3,6 +3,7 @@ package dev.rmqpatch.bench.agent;
 import com.google.gson.JsonParseException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.rmqpatch.bench.auth.AgentToken;
 import dev.rmqpatch.bench.protocol.ErrorBody;
 import dev.rmqpatch.bench.protocol.Json;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
@@ -20,16 +21,32 @@ import java.util.concurrent.Executors;
  * The agent's HTTP/JSON face: {@code GET /status}, {@code POST /prepare}, {@code POST /start}, {@code POST /measure},
  * {@code GET /progress}, {@code POST /target}, {@code POST /stop}, {@code POST /reset}, {@code POST /shutdown}. Every failure answers with a
  * JSON {@code {"error": "..."}} naming the cause.
+ *
+ * <p>Every request must carry the agent's token ({@code Authorization: Bearer <token>}); one without it or with another
+ * gets 401 before its route or body is looked at (so a stranger learns nothing of the API) and is logged with the
+ * caller's address.
  */
 public final class AgentHttpServer implements AutoCloseable {
     private final Agent agent;
     private final HttpServer server;
     private final ExecutorService executor;
     private final Runnable onShutdown;
+    private final AgentToken token;
+    private final RefusalLog refusals;
 
-    public AgentHttpServer(Agent agent, String bindAddress, int port, Runnable onShutdown) throws IOException {
+    public AgentHttpServer(Agent agent, String bindAddress, int port, AgentToken token, Runnable onShutdown) throws IOException {
+        this(agent, bindAddress, port, token, onShutdown, new RefusalLog(System.err));
+    }
+
+    AgentHttpServer(Agent agent, String bindAddress, int port, AgentToken token, Runnable onShutdown, RefusalLog refusals)
+        throws IOException {
+        if (token == null) {
+            throw new IllegalArgumentException("an agent needs a token");
+        }
         this.agent = agent;
         this.onShutdown = onShutdown;
+        this.token = token;
+        this.refusals = refusals;
         this.server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "agent-http");
@@ -47,6 +64,17 @@ public final class AgentHttpServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String route = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath();
+        // For the refusal log: the raw path, so no percent-decoded control character reaches the log.
+        String rawRoute = exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath();
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (!token.authorizes(authorization)) {
+            refusals.refused(exchange.getRemoteAddress(), rawRoute, authorization == null ? "no token" : "wrong token");
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"rmqpatch-agent\"");
+            respond(exchange, 401, new ErrorBody(authorization == null
+                ? "this agent needs its token: Authorization: Bearer <token> (the coordinator's --agent-token-file)"
+                : "wrong token"));
+            return;
+        }
         try {
             Object body;
             switch (route) {
@@ -89,6 +117,9 @@ public final class AgentHttpServer implements AutoCloseable {
             }
             respond(exchange, 200, body);
         } catch (Agent.AgentException e) {
+            if (e.status() == 403) {
+                refusals.refused(exchange.getRemoteAddress(), rawRoute, e.getMessage());
+            }
             respond(exchange, e.status(), new ErrorBody(e.getMessage()));
         } catch (JsonParseException | IllegalArgumentException e) {
             respond(exchange, 400, new ErrorBody("bad request to " + route + ": " + e.getMessage()));

@@ -1,8 +1,11 @@
 package dev.rmqpatch.bench.agent;
 
+import dev.rmqpatch.bench.auth.AgentToken;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -18,9 +21,19 @@ public final class AgentMain {
         "stops. It drives stock RocketMQ producers; the coordinator merges its latency histograms with others'.",
         "Once listening it prints one line: " + READY_PREFIX + "<port> pid=<pid>.",
         "",
+        "Every request must carry the token: Authorization: Bearer <token>; others get 401 and are logged. The token is",
+        "read once at start from a file that only its owner may read (never from the command line, which ps shows).",
+        "On a loopback address without a token file the agent writes a fresh token to <log-dir>/agent.token (0600)",
+        "and prints its path; on any other address it refuses to start without one. It prepares producers only for",
+        "the name servers allowed by --allow-namesrv (default: loopback addresses only).",
+        "",
         "Options:",
         "  --port P          port to listen on (default 0: any free port, printed on the ready line)",
-        "  --bind ADDR       address to listen on (default 127.0.0.1; 0.0.0.0 for a coordinator on another host)",
+        "  --bind ADDR       address to listen on (default 127.0.0.1; the host's cluster address for a coordinator",
+        "                    on another host; needs a token file)",
+        "  --token-file FILE the token (default: the file named by $" + AgentToken.FILE_ENV + ")",
+        "  --allow-namesrv HOST:PORT[;HOST:PORT...]",
+        "                    name servers a coordinator may point this agent at (repeatable; exact HOST:PORT text)",
         "  --name NAME       name used in reports and errors (default agent-<pid>)",
         "  --log-dir DIR     RocketMQ client log folder (default <tmp>/rmqpatch-agent-<pid>)",
         "  --parent-pid PID  exit when this process exits (set by a coordinator that starts local agents)",
@@ -34,18 +47,26 @@ public final class AgentMain {
     }
 
     public static int run(String[] args) throws UsageException, IOException, InterruptedException {
-        Flags flags = Flags.parse(args, Set.of("--port", "--bind", "--name", "--log-dir", "--parent-pid"), Set.of());
+        Flags flags = Flags.parse(args, Set.of("--port", "--bind", "--name", "--log-dir", "--parent-pid",
+            "--token-file", "--allow-namesrv"), Set.of());
         long pid = ProcessHandle.current().pid();
         int port = flags.intValue("--port", 0, 0);
         String bind = flags.get("--bind", "127.0.0.1");
         String name = flags.get("--name", "agent-" + pid);
         Path logDir = Path.of(flags.get("--log-dir", System.getProperty("java.io.tmpdir") + "/rmqpatch-agent-" + pid));
+        NamesrvAllowlist allowlist;
+        try {
+            allowlist = NamesrvAllowlist.of(flags.all("--allow-namesrv"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         Files.createDirectories(logDir);
+        AgentToken token = token(flags, bind, logDir);
         dev.rmqpatch.bench.ClientLogging.configure(logDir);
 
-        Agent agent = new Agent(name);
+        Agent agent = new Agent(name, allowlist);
         Object done = new Object();
-        AgentHttpServer server = new AgentHttpServer(agent, bind, port, () -> {
+        AgentHttpServer server = new AgentHttpServer(agent, bind, port, token, () -> {
             synchronized (done) {
                 done.notifyAll();
             }
@@ -68,6 +89,7 @@ public final class AgentMain {
                 });
         }
 
+        System.out.println(name + ": allowed name servers: " + allowlist.describe());
         System.out.println(READY_PREFIX + server.port() + " pid=" + pid);
         System.out.flush();
         synchronized (done) {
@@ -75,5 +97,34 @@ public final class AgentMain {
         }
         server.close();
         return 0;
+    }
+
+    /**
+     * The token from --token-file or the file the environment names; without either, a fresh one written to the log
+     * folder, on loopback only: an agent on a network address without a token would obey anyone who reaches it.
+     */
+    static AgentToken token(Flags flags, String bind, Path logDir) throws UsageException, IOException {
+        String file = flags.get("--token-file", System.getenv(AgentToken.FILE_ENV));
+        if (file != null && !file.isBlank()) {
+            return AgentToken.read(Path.of(file));
+        }
+        if (!isLoopback(bind)) {
+            throw new UsageException("refusing to listen on " + bind + " without a token: give --token-file FILE (a file only you can read, "
+                + "holding at least " + AgentToken.MIN_LENGTH + " random characters) or set " + AgentToken.FILE_ENV);
+        }
+        AgentToken fresh = AgentToken.generate();
+        Path written = logDir.resolve("agent.token");
+        Files.deleteIfExists(written);
+        fresh.writeNew(written);
+        System.out.println("no --token-file: wrote a new token to " + written.toAbsolutePath() + " (give it to the coordinator: --agent-token-file)");
+        return fresh;
+    }
+
+    static boolean isLoopback(String bind) {
+        try {
+            return InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 }

@@ -55,6 +55,7 @@ public final class JmxBrokerProbe implements AutoCloseable {
     }
 
     private final List<String> targets;
+    private final JmxAccess access;
     private final Duration timeout;
     private final Map<String, JMXConnector> connectors = new ConcurrentHashMap<>();
     private final Set<String> warnings = new LinkedHashSet<>();
@@ -66,10 +67,19 @@ public final class JmxBrokerProbe implements AutoCloseable {
 
     /** @param targets HOST:PORT of each broker JVM's JMX port, as {@link #parseTargets} returns them */
     public JmxBrokerProbe(List<String> targets, Duration timeout) {
+        this(targets, JmxAccess.anonymous(), timeout);
+    }
+
+    /**
+     * @param targets HOST:PORT of each broker JVM's JMX port, as {@link #parseTargets} returns them
+     * @param access  the read-only credentials (and TLS trust) deploy generated for the brokers
+     */
+    public JmxBrokerProbe(List<String> targets, JmxAccess access, Duration timeout) {
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no JMX target");
         }
         this.targets = List.copyOf(targets);
+        this.access = access;
         this.timeout = timeout;
     }
 
@@ -197,7 +207,7 @@ public final class JmxBrokerProbe implements AutoCloseable {
     private MBeanServerConnection connection(String target) throws IOException {
         JMXConnector c = connectors.get(target);
         if (c == null) {
-            c = JMXConnectorFactory.connect(serviceUrl(target), null);
+            c = JMXConnectorFactory.connect(serviceUrl(target), access.environment());
             JMXConnector raced = connectors.putIfAbsent(target, c);
             if (raced != null) {
                 closeQuietly(c);

@@ -1,7 +1,7 @@
 package dev.rmqpatch.bench.compare;
 
 import dev.rmqpatch.bench.ClientLogging;
-import dev.rmqpatch.bench.broker.Topology;
+import dev.rmqpatch.cluster.Topology;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.efficiency.EfficiencyRunner;

@@ -1,10 +1,11 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.broker.Replication;
-import dev.rmqpatch.bench.broker.Topology;
+import dev.rmqpatch.cluster.Topology;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.Coordinator;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
@@ -12,7 +13,7 @@ import dev.rmqpatch.bench.coordinator.LocalJvm;
 import dev.rmqpatch.bench.coordinator.RunFailedException;
 import dev.rmqpatch.bench.coordinator.RunResult;
 import dev.rmqpatch.bench.coordinator.RunSpec;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
 import dev.rmqpatch.bench.profile.BrokerProfiling;
 import dev.rmqpatch.bench.profile.CollapsedStacks;
@@ -257,7 +258,7 @@ public final class CompareRunner {
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;
-        try (LocalCluster cluster = LocalCluster.start(cs, admin)) {
+        try (LocalCluster cluster = HarnessClusters.start(cs, admin)) {
             if (round == 1) {
                 ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
             }
@@ -267,7 +268,7 @@ public final class CompareRunner {
             if (cluster.slaveProcess() != null) {
                 roles.put("slave", List.of(cluster.slaveProcess().pid()));
             }
-            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), cluster.gcMonitor(), roles);
+            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), HarnessClusters.gcMonitor(cluster), roles);
             RunSpec spec = new RunSpec();
             spec.workload = o.workload;
             spec.namesrv = cluster.namesrvAddr();
@@ -409,7 +410,7 @@ public final class CompareRunner {
         throws RunFailedException, IOException {
         Replication rep;
         try {
-            rep = cluster.replication(admin, SLAVE_CATCH_UP);
+            rep = HarnessClusters.replication(cluster, admin, SLAVE_CATCH_UP);
         } catch (BrokerAdmin.AdminException e) {
             r.status = "failed";
             r.error = "cannot read the CommitLog offsets of master and slave: " + e.getMessage();

@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.coordinator;
 
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.auth.AgentToken;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.AgentStatus;
 import dev.rmqpatch.bench.protocol.ErrorBody;
@@ -29,13 +30,21 @@ public final class AgentClient {
     private final String name;
     private final String address;
     private final URI base;
+    private final AgentToken token;
     private final ManagedProcess process;
 
-    /** @param process the local agent process, or null for an agent on another host */
-    public AgentClient(String name, String hostPort, ManagedProcess process) {
+    /**
+     * @param token   the agent's token, sent with every request
+     * @param process the local agent process, or null for an agent on another host
+     */
+    public AgentClient(String name, String hostPort, AgentToken token, ManagedProcess process) {
+        if (token == null) {
+            throw new IllegalArgumentException("agent " + name + ": every agent call needs the token");
+        }
         this.name = name;
         this.address = hostPort;
         this.base = URI.create("http://" + hostPort);
+        this.token = token;
         this.process = process;
     }
 
@@ -96,7 +105,7 @@ public final class AgentClient {
 
     private <T> T call(String method, String path, Object body, Class<T> type, Duration timeout) throws AgentFailure {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
-            .header("Content-Type", "application/json");
+            .header("Content-Type", "application/json").header("Authorization", token.headerValue());
         String json = body == null ? "{}" : Json.GSON.toJson(body);
         request.method(method, "GET".equals(method) ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
@@ -108,6 +117,10 @@ public final class AgentClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AgentFailure(name, name + ": interrupted while calling " + path, e);
+        }
+        if (response.statusCode() == 401) {
+            throw new AgentFailure(name, name + " (" + address + ") refused the token for " + path
+                + " (HTTP 401): the coordinator's --agent-token-file must hold the token the agent was started with", null);
         }
         if (response.statusCode() != 200) {
             String cause = "HTTP " + response.statusCode();

@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.BrokerSample;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;

@@ -1,9 +1,11 @@
 package dev.rmqpatch.bench.coordinator;
 
 import dev.rmqpatch.bench.agent.AgentMain;
-import dev.rmqpatch.bench.proc.ChildProcesses;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.bench.auth.AgentToken;
+import dev.rmqpatch.cluster.ChildProcesses;
+import dev.rmqpatch.cluster.ManagedProcess;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +13,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** Starts N agent processes on this machine, each in its own JVM, in parallel. */
+/**
+ * Starts N agent processes on this machine, each in its own JVM, in parallel. They share one token generated for the
+ * run, passed as a 0600 file in a private temporary folder that is deleted as soon as they have read it: local agents
+ * go through the same authenticated path as agents on other hosts.
+ */
 public final class LocalAgents {
     /** Modest fixed heap: enough for 32 sync threads and their histograms, equal for every run. */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC");
@@ -21,16 +27,32 @@ public final class LocalAgents {
 
     public static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions) throws IOException {
         long self = ProcessHandle.current().pid();
+        AgentToken token = AgentToken.generate();
+        // createTempDirectory makes an owner-only folder on POSIX file systems; the file inside is 0600 as well.
+        Path secrets = Files.createTempDirectory("rmqpatch-agents-");
+        Path tokenFile = secrets.resolve("agent.token");
+        token.writeNew(tokenFile);
+        try {
+            return launch(count, dir, jvmOptions, self, token, tokenFile);
+        } finally {
+            // Each agent read the file before it printed its ready line; nothing needs it on disk after that.
+            Files.deleteIfExists(tokenFile);
+            Files.deleteIfExists(secrets);
+        }
+    }
+
+    private static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions, long self, AgentToken token, Path tokenFile)
+        throws IOException {
         List<CompletableFuture<AgentClient>> starting = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             String name = "agent-" + i;
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     LocalJvm.Started started = LocalJvm.launch(name, jvmOptions,
-                        List.of("agent", "--name", name, "--port", "0", "--bind", "127.0.0.1",
+                        List.of("agent", "--name", name, "--port", "0", "--bind", "127.0.0.1", "--token-file", tokenFile.toString(),
                             "--log-dir", dir.resolve(name).toAbsolutePath().toString(), "--parent-pid", Long.toString(self)),
                         dir.resolve(name + ".out"), AgentMain.READY_PREFIX, Duration.ofSeconds(60));
-                    return new AgentClient(name, "127.0.0.1:" + started.port, started.process);
+                    return new AgentClient(name, "127.0.0.1:" + started.port, token, started.process);
                 } catch (IOException e) {
                     throw new CompletionException(new IOException("agent " + name + " did not start: " + e.getMessage(), e));
                 }

@@ -1,6 +1,6 @@
 package dev.rmqpatch.bench.coordinator;
 
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,12 +1,15 @@
 package dev.rmqpatch.bench.coordinator;
 
+import dev.rmqpatch.bench.auth.AgentToken;
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.JmxAccess;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.report.Metadata;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.report.RunTable;
@@ -53,10 +56,16 @@ public final class RunCommand {
         "    --broker-jmx HOST:PORT[,HOST:PORT...]",
         "                          JMX ports of its master brokers (other hosts), for CPU and GC figures; a broker",
         "                          that cannot be read leaves them empty with a warning",
+        "    --broker-jmx-password-file FILE",
+        "                          owner-only file 'USER PASSWORD' to log in to those JMX ports (deploy writes it)",
+        "    --broker-jmx-tls-cert FILE",
+        "                          the brokers' JMX certificate (PEM), when their JMX port speaks TLS",
         "",
         "Agents:",
-        "  --agents N              start N local agent JVMs (default 1)",
+        "  --agents N              start N local agent JVMs (default 1; they get a token generated for this run)",
         "  --agent HOST:PORT       use a running agent instead (repeatable; see: bench agent --help)",
+        "  --agent-token-file FILE owner-only file with the running agents' token (default: the file named by",
+        "                          $" + AgentToken.FILE_ENV + "); needed with --agent",
         "",
         "Workload (overrides apply on top of --workload, or of the defaults shown):",
         "  --workload FILE         OpenMessaging-Benchmark-style YAML or JSON (topics, partitionsPerTopic, ...)",
@@ -85,7 +94,7 @@ public final class RunCommand {
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
-        "--sink-server");
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
     private RunCommand() {
@@ -107,6 +116,12 @@ public final class RunCommand {
         if (f.has("--broker-jmx") && (!f.has("--namesrv") || f.has("--broker-pid"))) {
             throw new UsageException("--broker-jmx goes with --namesrv, instead of --broker-pid");
         }
+        if ((f.has("--broker-jmx-password-file") || f.has("--broker-jmx-tls-cert")) && !f.has("--broker-jmx")) {
+            throw new UsageException("--broker-jmx-password-file and --broker-jmx-tls-cert go with --broker-jmx");
+        }
+        if (f.has("--agent-token-file") && !f.has("--agent")) {
+            throw new UsageException("--agent-token-file goes with --agent (local agents get a token of their own)");
+        }
         if (f.has("--sink-server") && !f.has("--sink")) {
             throw new UsageException("--sink-server goes with --sink");
         }
@@ -115,6 +130,8 @@ public final class RunCommand {
             throw new UsageException("--sink-server must be raw or remoting, not '" + sinkServer + "'");
         }
         List<String> jmxTargets = jmxTargets(f);
+        AgentToken remoteToken = f.has("--agent") ? remoteAgentToken(f) : null;
+        JmxAccess jmxAccess = jmxTargets == null ? null : JmxAccess.of(path(f, "--broker-jmx-password-file"), path(f, "--broker-jmx-tls-cert"));
         Workload workload = workload(f);
         Double ceiling = ceiling(f.get("--ceiling", null));
         Path outDir = Path.of(f.get("--out", "target/run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
@@ -154,7 +171,7 @@ public final class RunCommand {
                 agents.addAll(LocalAgents.launch(n, outDir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
             } else {
                 for (int i = 0; i < remote.size(); i++) {
-                    agents.add(new AgentClient("agent-" + (i + 1) + "@" + remote.get(i), remote.get(i), null));
+                    agents.add(new AgentClient("agent-" + (i + 1) + "@" + remote.get(i), remote.get(i), remoteToken, null));
                 }
             }
             List<ManagedProcess> watched = new ArrayList<>();
@@ -187,11 +204,11 @@ public final class RunCommand {
                     cs.overrides.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
                 }
                 out.printf("starting name server and broker from %s (conf/%s) ...%n", cs.dist, cs.confName);
-                cluster = LocalCluster.start(cs, admin);
+                cluster = HarnessClusters.start(cs, admin);
                 spec.namesrv = cluster.namesrvAddr();
                 brokers = List.of(cluster.brokerAddr());
                 brokerPid = cluster.brokerPid();
-                gc = cluster.gcMonitor();
+                gc = HarnessClusters.gcMonitor(cluster);
                 watched.add(cluster.brokerProcess());
                 watched.add(cluster.namesrvProcess());
                 roles.put("broker", List.of(cluster.brokerPid()));
@@ -210,7 +227,7 @@ public final class RunCommand {
                     gc = dev.rmqpatch.bench.broker.GcMonitor.start(brokerPid, outDir.resolve("broker-gc.jstat"));
                 }
                 if (jmxTargets != null) {
-                    jmx = new JmxBrokerProbe(jmxTargets, JmxBrokerProbe.DEFAULT_TIMEOUT);
+                    jmx = new JmxBrokerProbe(jmxTargets, jmxAccess, JmxBrokerProbe.DEFAULT_TIMEOUT);
                     List<String> reached = jmx.connect();
                     out.printf("broker JMX: %d of %d reachable %s%n", reached.size(), jmxTargets.size(), jmxTargets);
                     for (String w : jmx.warnings()) {
@@ -317,6 +334,20 @@ public final class RunCommand {
             throw new UsageException(e.getMessage());
         }
         return w;
+    }
+
+    /** The token of agents started elsewhere: from --agent-token-file or the file the environment names. */
+    static AgentToken remoteAgentToken(Flags f) throws UsageException, IOException {
+        String file = f.get("--agent-token-file", System.getenv(AgentToken.FILE_ENV));
+        if (file == null || file.isBlank()) {
+            throw new UsageException("--agent needs the agents' token: --agent-token-file FILE (or set " + AgentToken.FILE_ENV + ")");
+        }
+        return AgentToken.read(Path.of(file));
+    }
+
+    private static Path path(Flags f, String flag) {
+        String v = f.get(flag, null);
+        return v == null ? null : Path.of(v);
     }
 
     static List<String> jmxTargets(Flags f) throws UsageException {

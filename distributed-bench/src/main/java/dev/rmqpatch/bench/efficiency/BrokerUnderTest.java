@@ -1,7 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.ProfiledJvm;
 import java.util.List;
 

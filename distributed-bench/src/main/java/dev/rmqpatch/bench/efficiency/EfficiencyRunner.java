@@ -1,10 +1,11 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.broker.Replication;
-import dev.rmqpatch.bench.broker.Topology;
+import dev.rmqpatch.cluster.Topology;
 import dev.rmqpatch.bench.compare.CompareRunner;
 import dev.rmqpatch.bench.compare.ComparisonMetadata;
 import dev.rmqpatch.bench.compare.Variant;
@@ -17,8 +18,8 @@ import dev.rmqpatch.bench.pinning.Affinity;
 import dev.rmqpatch.bench.pinning.CpuPinning;
 import dev.rmqpatch.bench.pinning.PinningPlan;
 import dev.rmqpatch.bench.pinning.Taskset;
-import dev.rmqpatch.bench.proc.ChildProcesses;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ChildProcesses;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
 import dev.rmqpatch.bench.profile.BrokerProfiling;
 import dev.rmqpatch.bench.profile.CollapsedStacks;
@@ -207,7 +208,7 @@ public final class EfficiencyRunner {
             out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", elapsed(), v.name(),
                 o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
                 cs.overrides.isEmpty() ? "" : cs.overrides);
-            LocalCluster cluster = LocalCluster.start(cs, admin);
+            LocalCluster cluster = HarnessClusters.start(cs, admin);
             run.clusters.add(cluster);
             ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
         }
@@ -240,7 +241,7 @@ public final class EfficiencyRunner {
             if (c.slaveProcess() != null) {
                 own.add(c.slaveProcess());
             }
-            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), c.gcMonitor(), roles(run, i));
+            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), roles(run, i));
             run.brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
         run.windows = new WindowRunner(run.group, run.brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
@@ -533,7 +534,7 @@ public final class EfficiencyRunner {
 
     private void checkReplication(Run run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
         for (int i = 0; i < run.clusters.size(); i++) {
-            Replication rep = run.clusters.get(i).replication(admin, Duration.ofSeconds(10));
+            Replication rep = HarnessClusters.replication(run.clusters.get(i), admin, Duration.ofSeconds(10));
             out.printf("%s: CommitLog max offset master %,d, slave %,d%n", names.get(i), rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);
             if (!rep.caughtUp()) {
                 results.warnings.add(String.format(Locale.ROOT, "%s: the slave's CommitLog max offset %,d differs from the master's %,d after the "

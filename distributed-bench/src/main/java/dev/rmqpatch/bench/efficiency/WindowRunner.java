@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.BrokerSample;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
-import dev.rmqpatch.bench.proc.ManagedProcess;
+import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.report.Format;

@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.broker;
 
+import dev.rmqpatch.cluster.FreePorts;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

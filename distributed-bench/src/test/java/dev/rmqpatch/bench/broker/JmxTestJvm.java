@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.broker;
 
+import dev.rmqpatch.cluster.FreePorts;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A child JVM with the JMX options deploy/lib gives brokers (plus a loopback bind: unauthenticated JMX should be
- * reachable from this machine only while a test runs). It collects three times, then burns CPU on request.
+ * A child JVM with the JMX options deploy/lib gives brokers, on loopback: by default without authentication (the
+ * probe's own tests), or with {@link #startReadOnly} a password file and an access file granting one read-only role,
+ * as deploy writes them. It collects three times, then burns CPU on request.
  */
 public final class JmxTestJvm implements AutoCloseable {
     private final Process process;
@@ -24,14 +27,29 @@ public final class JmxTestJvm implements AutoCloseable {
     }
 
     public static JmxTestJvm start() throws Exception {
+        return start(List.of("-Dcom.sun.management.jmxremote.authenticate=false"));
+    }
+
+    /** Password login, role "readonly" as deploy/lib/secrets.sh writes it; files in DIR (password file 0600, as the JDK demands). */
+    public static JmxTestJvm startReadOnly(Path dir, String user, String password) throws Exception {
+        Path pw = dir.resolve("jmx.password");
+        Path access = dir.resolve("jmx.access");
+        dev.rmqpatch.bench.auth.SecretFiles.writeNew(pw, user + " " + password + "\n");
+        dev.rmqpatch.bench.auth.SecretFiles.writeNew(access, user + " readonly\n");
+        return start(List.of("-Dcom.sun.management.jmxremote.authenticate=true", "-Dcom.sun.management.jmxremote.password.file=" + pw,
+            "-Dcom.sun.management.jmxremote.access.file=" + access));
+    }
+
+    private static JmxTestJvm start(List<String> auth) throws Exception {
         int port = FreePorts.any();
         Path classes = Path.of(Child.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Dcom.sun.management.jmxremote.port=" + port, "-Dcom.sun.management.jmxremote.rmi.port=" + port,
-            "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
-            "-Djava.rmi.server.hostname=127.0.0.1", "-Dcom.sun.management.jmxremote.host=127.0.0.1",
-            "-cp", classes.toString(), Child.class.getName());
+            "-Dcom.sun.management.jmxremote.ssl=false",
+            "-Djava.rmi.server.hostname=127.0.0.1", "-Dcom.sun.management.jmxremote.host=127.0.0.1"));
+        command.addAll(auth);
+        command.addAll(List.of("-cp", classes.toString(), Child.class.getName()));
         JmxTestJvm jvm = new JmxTestJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), port);
         try {
             String first = jvm.lines.readLine();

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.Replication;
-import dev.rmqpatch.bench.broker.Topology;
+import dev.rmqpatch.cluster.Topology;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.coordinator.RunResult;
 import dev.rmqpatch.bench.stats.Histograms;

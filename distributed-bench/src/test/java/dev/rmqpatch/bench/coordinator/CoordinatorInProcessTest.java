@@ -10,7 +10,7 @@ import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.agent.AgentHttpServer;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.FreePorts;
+import dev.rmqpatch.cluster.FreePorts;
 import dev.rmqpatch.bench.sink.SinkServer;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
@@ -23,12 +23,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.rmqpatch.bench.auth.AgentToken;
 
 /**
  * Coordinator, agents and sink in one JVM (agents behind their real HTTP servers), so the protocol, the phases and the
  * accounting are tested in seconds. The process-level behaviour is covered by the *IT tests.
  */
 class CoordinatorInProcessTest {
+    private static final AgentToken TOKEN = AgentToken.generate();
     private SinkServer sink;
     private BrokerAdmin admin;
     private final List<AgentHttpServer> servers = new ArrayList<>();
@@ -50,9 +52,9 @@ class CoordinatorInProcessTest {
     private List<AgentClient> agents(int n) throws Exception {
         List<AgentClient> clients = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
-            AgentHttpServer server = new AgentHttpServer(new Agent("agent-" + i), "127.0.0.1", 0, () -> { });
+            AgentHttpServer server = new AgentHttpServer(new Agent("agent-" + i), "127.0.0.1", 0, TOKEN, () -> { });
             servers.add(server);
-            clients.add(new AgentClient("agent-" + i, "127.0.0.1:" + server.port(), null));
+            clients.add(new AgentClient("agent-" + i, "127.0.0.1:" + server.port(), TOKEN, null));
         }
         return clients;
     }
@@ -132,7 +134,7 @@ class CoordinatorInProcessTest {
     @Test
     void unreachableAgentEndsTheRunWithItsName() throws Exception {
         List<AgentClient> agents = new ArrayList<>(agents(1));
-        agents.add(new AgentClient("agent-ghost", "127.0.0.1:" + FreePorts.any(), null));
+        agents.add(new AgentClient("agent-ghost", "127.0.0.1:" + FreePorts.any(), TOKEN, null));
         RunFailedException e = assertThrows(RunFailedException.class, () -> coordinator(agents).run(spec(small())));
         assertTrue(e.getMessage().contains("agent-ghost") && e.getMessage().contains("cannot be reached"), e.getMessage());
         assertEquals("failed", e.partial().status);

@@ -10,7 +10,7 @@ import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.agent.AgentHttpServer;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.FreePorts;
+import dev.rmqpatch.cluster.FreePorts;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.bench.broker.JmxTestJvm;
 import dev.rmqpatch.bench.cli.Flags;
@@ -27,9 +27,11 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.rmqpatch.bench.auth.AgentToken;
 
 /** Broker figures over JMX in a whole (in-process) run: where they land, and that a broker without JMX fails nothing. */
 class CoordinatorJmxTest {
+    private static final AgentToken TOKEN = AgentToken.generate();
     private SinkServer sink;
     private BrokerAdmin admin;
     private AgentHttpServer server;
@@ -39,7 +41,7 @@ class CoordinatorJmxTest {
     void setUp() throws Exception {
         sink = new SinkServer("127.0.0.1", 0, 18, 2);
         admin = new BrokerAdmin();
-        server = new AgentHttpServer(new Agent("agent-1"), "127.0.0.1", 0, () -> { });
+        server = new AgentHttpServer(new Agent("agent-1"), "127.0.0.1", 0, TOKEN, () -> { });
     }
 
     @AfterEach
@@ -55,7 +57,7 @@ class CoordinatorJmxTest {
         spec.namesrv = "127.0.0.1:" + sink.port();
         spec.label = "test";
         BrokerProbe probe = new BrokerProbe(admin, List.of("127.0.0.1:" + sink.port()), null, null, Map.of());
-        List<AgentClient> agents = List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), null));
+        List<AgentClient> agents = List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), TOKEN, null));
         return new Coordinator(agents, admin, probe, jmx, List.of(), new PrintStream(printed, true, StandardCharsets.UTF_8)).run(spec);
     }
 

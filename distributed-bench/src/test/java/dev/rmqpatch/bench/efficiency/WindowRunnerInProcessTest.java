@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.rmqpatch.bench.auth.AgentToken;
 
 /**
  * The window loop against two no-op sinks standing in for two variants' brokers, with a real agent behind its HTTP
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * asserted.
  */
 class WindowRunnerInProcessTest {
+    private static final AgentToken TOKEN = AgentToken.generate();
     private final List<SinkServer> sinks = new ArrayList<>();
     private AgentHttpServer server;
     private AgentGroup group;
@@ -42,8 +44,8 @@ class WindowRunnerInProcessTest {
         sinks.add(new SinkServer("127.0.0.1", 0, 4, 2));
         sinks.add(new SinkServer("127.0.0.1", 0, 4, 2));
         admin = new BrokerAdmin();
-        server = new AgentHttpServer(new Agent("agent-1"), "127.0.0.1", 0, () -> { });
-        group = new AgentGroup(List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), null)));
+        server = new AgentHttpServer(new Agent("agent-1"), "127.0.0.1", 0, TOKEN, () -> { });
+        group = new AgentGroup(List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), TOKEN, null)));
     }
 
     @AfterEach

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bare-metal tooling without real hosts: scripts/netns-test.sh deploys a name server, a SYNC_MASTER, its SLAVE and
  * two agents to network-namespace hosts, once through `ip netns exec` and once over ssh (skipped where no sshd is
- * installed), and checks replication and the
- * merged results itself; scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
+ * installed), and checks replication, the merged results and, with the cluster still up, the access control of
+ * the agents (token, allowlist) and the brokers' JMX (read-only password login, cluster address only) itself;
+ * scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
  */
 class BareMetalScriptsIT {
     /** netns-test.sh's "namespaces are not permitted here" status: a skip, not a failure. */
@@ -40,10 +41,21 @@ class BareMetalScriptsIT {
         namespaceRun("ssh");
     }
 
-    private void namespaceRun(String transport) throws Exception {
+    /** The same run with the brokers' JMX over TLS (broker_jmx = tls, keystore made at push). */
+    @Test
+    @Timeout(420)
+    void distributedRunWithJmxOverTls() throws Exception {
+        String output = namespaceRun("netns", "--broker-jmx", "tls");
+        assertTrue(output.contains("JMX with the password (tls): reads the CPU MBean, invoking gc() refused"), output);
+        assertTrue(output.contains("without TLS: refused"), output);
+    }
+
+    private String namespaceRun(String transport, String... more) throws Exception {
         Dists.patched();
         Path out = dir.resolve("netns-" + transport);
-        Run run = run(Map.of(), "scripts/netns-test.sh", "--transport", transport, "--timeout", "240", "--out", out.toString());
+        List<String> args = new ArrayList<>(List.of("--transport", transport, "--timeout", "240", "--out", out.toString()));
+        args.addAll(List.of(more));
+        Run run = run(Map.of(), "scripts/netns-test.sh", args.toArray(new String[0]));
         if (run.rc == NO_NAMESPACES) {
             abort("not possible here: " + run.output);
         }
@@ -52,6 +64,11 @@ class BareMetalScriptsIT {
         assertTrue(run.output.contains("caught up"), run.output);
         assertTrue(run.output.contains("transport " + transport), run.output);
         assertTrue(Files.isDirectory(out.resolve("hosts")), "logs collected from the hosts");
+        for (String check : List.of("without the password: refused", "invoking gc() refused", "without a token: 401", "with a wrong token: 401",
+            "with the token: 200", "(not in its allowlist): 403", "credentials are 0700/0600")) {
+            assertTrue(run.output.contains(check), check + ":\n" + run.output);
+        }
+        return run.output;
     }
 
     @Test
@@ -60,6 +77,64 @@ class BareMetalScriptsIT {
         Run run = run(Map.of(), "scripts/netns-test.sh", "--transport", "telnet");
         assertEquals(2, run.rc, run.output);
         assertTrue(run.output.contains("--transport must be netns or ssh, not 'telnet'"), run.output);
+    }
+
+    /** deploy's credentials on the control host and what one broker host gets: owner-only from the start, kept, checked. */
+    @Test
+    @Timeout(120)
+    void deployCredentialsAreOwnerOnlyKeptAndChecked() throws Exception {
+        Path secrets = dir.resolve("secrets");
+        String conf = Dists.repoRoot().resolve("deploy/examples/netns.conf").toString();
+        Run first = run(Map.of(), "scripts/deploy.sh", "credentials", "-c", conf, "--set", "secrets_dir=" + secrets, "--set", "broker_jmx=tls");
+        assertEquals(0, first.rc, first.output);
+        assertTrue(first.output.contains("agent HTTP API, token required"), first.output);
+        assertEquals("rwx------", mode(secrets));
+        for (String f : List.of("agent.token", "jmx.credentials", "jmx-keystore.p12", "jmx-keystore.pass", "jmx-cert.pem")) {
+            assertEquals("rw-------", mode(secrets.resolve(f)), f);
+        }
+        String token = Files.readString(secrets.resolve("agent.token")).strip();
+        assertTrue(token.matches("[0-9a-f]{64}"), "64 random hex digits");
+        String credentials = Files.readString(secrets.resolve("jmx.credentials")).strip();
+        assertTrue(credentials.matches("rmqpatch-monitor [0-9a-f]{64}"), "USER PASSWORD");
+        try (var in = Files.newInputStream(secrets.resolve("jmx-cert.pem"))) {
+            assertEquals(1, java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in).size());
+        }
+
+        Run again = run(Map.of(), "scripts/deploy.sh", "credentials", "-c", conf, "--set", "secrets_dir=" + secrets);
+        assertEquals(0, again.rc, again.output);
+        assertEquals(token, Files.readString(secrets.resolve("agent.token")).strip(), "existing credentials are kept");
+
+        // What the broker host ns-master gets: its JMX files, 0600 in a 0700 folder, and not the agent token.
+        Path staged = dir.resolve("staged");
+        Run stage = run(Map.of("CONF", conf, "SECRETS_DIR", secrets.toString(), "STAGE", staged.toString(), "ROOT", Dists.repoRoot().toString()),
+            "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); . \"$ROOT/deploy/lib/common.sh\"; . \"$ROOT/deploy/lib/cluster.sh\"; "
+                + ". \"$ROOT/deploy/lib/transport.sh\"; . \"$ROOT/deploy/lib/instances.sh\"; . \"$ROOT/deploy/lib/secrets.sh\"; "
+                + "SET_OVERRIDES=(secrets_dir=$SECRETS_DIR broker_jmx=tls); cluster_load \"$CONF\"; secrets_ensure; "
+                + "stage_host_secrets ns-master \"$STAGE\"; rm -rf \"$WORK\"");
+        assertEquals(0, stage.rc, stage.output);
+        assertEquals("rwx------", mode(staged));
+        try (var files = Files.list(staged)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+            assertEquals(List.of("jmx-keystore.p12", "jmx-ssl.properties", "jmx.access", "jmx.password"), names);
+        }
+        for (String f : List.of("jmx-keystore.p12", "jmx-ssl.properties", "jmx.access", "jmx.password")) {
+            assertEquals("rw-------", mode(staged.resolve(f)), f);
+        }
+        assertEquals("rmqpatch-monitor readonly", Files.readString(staged.resolve("jmx.access")).strip());
+        assertEquals(credentials, Files.readString(staged.resolve("jmx.password")).strip());
+
+        Files.setPosixFilePermissions(secrets.resolve("agent.token"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Run leaked = run(Map.of(), "scripts/deploy.sh", "credentials", "-c", conf, "--set", "secrets_dir=" + secrets);
+        assertEquals(1, leaked.rc, leaked.output);
+        assertTrue(leaked.output.contains("chmod 600") && leaked.output.contains("reset-credentials"), leaked.output);
+
+        Run badMode = run(Map.of(), "scripts/deploy.sh", "show", "-c", conf, "--set", "broker_jmx=open");
+        assertEquals(2, badMode.rc, badMode.output);
+        assertTrue(badMode.output.contains("broker_jmx must be on, tls or off"), badMode.output);
+    }
+
+    private static String mode(Path p) throws Exception {
+        return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
     }
 
     @Test
@@ -90,7 +165,7 @@ class BareMetalScriptsIT {
     }
 
     private Run run(Map<String, String> env, String script, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Dists.repoRoot().resolve(script).toString()));
+        List<String> command = new ArrayList<>(List.of(script.startsWith("scripts/") ? Dists.repoRoot().resolve(script).toString() : script));
         command.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "script", ".log");
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.it;
 
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.Coordinator;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
@@ -53,9 +54,9 @@ class EndToEndIT {
     @Test
     void twoAgentsAgainstARealBrokerCountsAddUp() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = LocalCluster.start(clusterSpec(), admin)) {
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             agents.addAll(LocalAgents.launch(2, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
-            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), cluster.gcMonitor(),
+            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), HarnessClusters.gcMonitor(cluster),
                 Map.of("broker", List.of(cluster.brokerPid())));
             RunSpec spec = runSpec(cluster.namesrvAddr());
             RunResult r = new Coordinator(agents, admin, probe, List.of(cluster.brokerProcess()), System.out).run(spec);
@@ -100,7 +101,7 @@ class EndToEndIT {
     @Test
     void aBrokerThatDiesEndsTheRunWithAClearError() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = LocalCluster.start(clusterSpec(), admin)) {
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
             BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), null, Map.of());
             RunSpec spec = runSpec(cluster.namesrvAddr());

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.bench.broker.LocalCluster;
+import dev.rmqpatch.bench.broker.HarnessClusters;
+import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.Coordinator;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
@@ -64,7 +65,7 @@ class WireClientIT {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("color", "blue");
         props.put("weight", "42 kg");
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = LocalCluster.start(clusterSpec(), admin)) {
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             admin.createTopic(cluster.brokerAddr(), topic, queues);
             Agent agent = new Agent("wire-it");
             PrepareRequest r = new PrepareRequest();
@@ -149,9 +150,9 @@ class WireClientIT {
     @Test
     void aCoordinatorRunWithTheWireClientAddsUp() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = LocalCluster.start(clusterSpec(), admin)) {
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
-            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), cluster.gcMonitor(),
+            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), HarnessClusters.gcMonitor(cluster),
                 Map.of("broker", List.of(cluster.brokerPid())));
             RunSpec spec = new RunSpec();
             spec.workload = Workload.defaults().withThreadsPerAgent(8).withWarmupDurationSeconds(1).withTestDurationSeconds(3)

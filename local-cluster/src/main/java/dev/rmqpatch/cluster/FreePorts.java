@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.broker;
+package dev.rmqpatch.cluster;
 
 import java.io.IOException;
 import java.net.InetAddress;

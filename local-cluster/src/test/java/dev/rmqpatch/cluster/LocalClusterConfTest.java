@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.broker;
+package dev.rmqpatch.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.proc;
+package dev.rmqpatch.cluster;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -109,6 +109,17 @@ public final class ManagedProcess {
             if (d.isAlive()) {
                 d.destroyForcibly();
             }
+        }
+        ChildProcesses.unregister(this);
+    }
+
+    /** SIGKILL, as a crash would (no shutdown hook runs), and waits for the process to be gone. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         ChildProcesses.unregister(this);
     }

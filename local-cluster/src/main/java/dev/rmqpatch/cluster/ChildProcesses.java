@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.proc;
+package dev.rmqpatch.cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;

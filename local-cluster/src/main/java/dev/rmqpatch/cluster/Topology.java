@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.broker;
+package dev.rmqpatch.cluster;
 
 import java.util.ArrayList;
 import java.util.List;

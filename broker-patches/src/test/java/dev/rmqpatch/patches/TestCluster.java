@@ -1,0 +1,149 @@
+package dev.rmqpatch.patches;
+
+import dev.rmqpatch.cluster.LocalCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The ITs' view of the project's one launcher ({@link LocalCluster}, module local-cluster): a name server and a broker
+ * from a distribution's own bin/ scripts, on loopback and free ports (all three a broker binds), with everything
+ * (store, logs, user.home) in a temp folder that {@link #close()} deletes. What it adds: the ITs' small heaps and fast
+ * delay levels, JVM flags for both servers, and start-up failures as unchecked exceptions carrying the process output.
+ */
+final class TestCluster implements AutoCloseable {
+
+    static final String FAST_DELAY_LEVELS = "1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s";
+    private static final List<String> HEAP = List.of("-XX:MaxDirectMemorySize=256m");
+
+    final Path dist;
+    final Path dir;
+    private final LocalCluster.Spec spec = new LocalCluster.Spec();
+    private LocalCluster cluster;
+
+    TestCluster(Path dist, String confName, String... extraConf) throws IOException {
+        this.dist = dist;
+        this.dir = Files.createTempDirectory("rmqpatch-it-");
+        spec.dist = dist;
+        spec.confName = confName;
+        spec.workDir = dir;
+        spec.brokerHeap = "384m";
+        spec.namesrvHeap = "384m";
+        spec.brokerJvmOptions.addAll(HEAP);
+        spec.namesrvJvmOptions.addAll(HEAP);
+        // A clean shutdown flushes the CommitLog; the crash and restart tests read it afterwards.
+        spec.stopGrace = Duration.ofSeconds(60);
+        spec.overrides.put("mapedFileSizeCommitLog", "67108864");
+        spec.overrides.put("flushIntervalCommitLog", "100");
+        spec.overrides.put("messageDelayLevel", FAST_DELAY_LEVELS);
+        for (String kv : extraConf) {
+            int eq = kv.indexOf('=');
+            spec.overrides.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+    }
+
+    /** Extra JVM flags for the name server and the broker, e.g. {@code -Drmqpatch.disable=S1}. */
+    TestCluster javaOpt(String flags) {
+        for (String flag : flags.trim().split("\\s+")) {
+            spec.brokerJvmOptions.add(flag);
+            spec.namesrvJvmOptions.add(flag);
+        }
+        return this;
+    }
+
+    /**
+     * The loopback address the broker advertises and clients use (default 127.0.0.1); with S4's
+     * -Drmqpatch.bindAddress the servers listen on it alone.
+     */
+    TestCluster host(String address) {
+        spec.host = address;
+        return this;
+    }
+
+    TestCluster start() {
+        try {
+            cluster = LocalCluster.start(spec);
+        } catch (LocalCluster.ClusterException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        return this;
+    }
+
+    /** The broker's config file: what stock persists run-time config updates into. */
+    Path brokerConfFile() {
+        return cluster.brokerConf();
+    }
+
+    Path namesrvConfFile() {
+        return cluster.namesrvConf();
+    }
+
+    /** The broker's own log (INFO, from conf/logback_broker.xml under user.home). */
+    Path brokerLog() {
+        return cluster.logDir().resolve("broker.log");
+    }
+
+    Path namesrvLog() {
+        return cluster.namesrvLogDir().resolve("namesrv.log");
+    }
+
+    String namesrvAddr() {
+        return cluster.namesrvAddr();
+    }
+
+    String brokerAddr() {
+        return cluster.brokerAddr();
+    }
+
+    int namesrvPort() {
+        return cluster.namesrvPort();
+    }
+
+    int brokerPort() {
+        return cluster.brokerPort();
+    }
+
+    Path commitLogDir() {
+        return cluster.commitLogDir();
+    }
+
+    /** Starts the broker again on its ports and store, after {@link #stopBroker()} or {@link #killBroker()}. */
+    void startBroker() {
+        try {
+            cluster.restartBroker();
+        } catch (LocalCluster.ClusterException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Stops the broker with SIGTERM (a clean shutdown flushes the CommitLog) and waits for it. */
+    void stopBroker() {
+        cluster.stopBroker();
+    }
+
+    /** SIGKILL, as a crash would: nothing in the broker runs after this. */
+    void killBroker() {
+        cluster.killBroker();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (cluster != null) {
+                cluster.close();
+            }
+        } finally {
+            LocalCluster.deleteTree(dir);
+        }
+    }
+
+    static Path dist(String variant) {
+        String p = System.getProperty("rmqpatch.dist." + variant);
+        if (p == null) {
+            throw new IllegalStateException("system property rmqpatch.dist." + variant + " not set (run through mvn verify)");
+        }
+        return Path.of(p);
+    }
+}
