@@ -28,7 +28,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * target at a time; {@link #switchTarget} moves them, so the same warm JVM, threads and connections load each
  * cluster in turn.
  */
-final class LoadGenerator {
+final class LoadGenerator implements LoadDriver {
     private final String agentName;
     private final PrepareRequest request;
     private final SendMode mode;
@@ -96,7 +96,7 @@ final class LoadGenerator {
         }
     }
 
-    private static void validate(PrepareRequest r) throws PrepareException {
+    static void validate(PrepareRequest r) throws PrepareException {
         if (r.targets != null && r.targets.isEmpty()) {
             throw new PrepareException("prepare request with an empty list of targets", null);
         }
@@ -189,7 +189,8 @@ final class LoadGenerator {
     }
 
     /** Begins sending (warm-up phase) after the delay. */
-    synchronized void start(long delayMs) {
+    @Override
+    public synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
         phase = newPhase(begin);
         // With several targets nothing is sent until the coordinator picks one: the first window then starts with
@@ -220,7 +221,8 @@ final class LoadGenerator {
      * schedule that starts now, and returns the progress interval that ends here. A fresh schedule keeps a window that
      * fell behind from pushing its backlog into the next target's window.
      */
-    synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
+    @Override
+    public synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
         if (index != PAUSE && (index < 0 || index >= targets.size())) {
             throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets.size() - 1)
                 + ", or " + PAUSE + " to pause");
@@ -235,7 +237,8 @@ final class LoadGenerator {
         return progress();
     }
 
-    int targetCount() {
+    @Override
+    public int targetCount() {
         return targets.size();
     }
 
@@ -289,7 +292,12 @@ final class LoadGenerator {
 
     private void sendOne(DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
         PhaseStats stats = phase;
-        Message message = new Message(topic, payload);
+        // The same constructor as new Message(topic, payload) when there are no tags or keys.
+        Message message = new Message(topic, request.tags == null ? "" : request.tags, request.keys == null ? "" : request.keys, 0,
+            payload, true);
+        if (request.userProperties != null) {
+            request.userProperties.forEach(message::putUserProperty);
+        }
         if (outstanding != null) {
             outstanding.acquire();
         }
@@ -342,13 +350,15 @@ final class LoadGenerator {
     }
 
     /** Starts the measurement window: from now on sends are charged to a fresh phase. */
-    synchronized void beginMeasurement() {
+    @Override
+    public synchronized void beginMeasurement() {
         measureStartNanos = System.nanoTime();
         measureStartCpu = processCpuNanos();
         phase = newPhase(measureStartNanos);
     }
 
-    ProgressReport progress() {
+    @Override
+    public ProgressReport progress() {
         PhaseStats current = phase;
         ProgressReport report = new ProgressReport();
         if (current == null) {
@@ -359,16 +369,20 @@ final class LoadGenerator {
         report.sent = interval.sent;
         report.acked = interval.acked;
         report.failed = interval.failed;
+        report.errorsByKind = interval.errorsByKind;
         report.latencyHistogram = Histograms.encode(interval.latency);
         return report;
     }
 
-    Throwable crash() {
-        return threadCrash;
+    @Override
+    public String failure() {
+        Throwable t = threadCrash;
+        return t == null ? null : "a sender thread crashed: " + t;
     }
 
     /** Stops sending, waits for answers to what was sent, and reports the measurement window. */
-    synchronized AgentResult stop(String host, long pid) {
+    @Override
+    public synchronized AgentResult stop(String host, long pid) {
         long stopNanos = System.nanoTime();
         long stopCpu = processCpuNanos();
         running = false;
@@ -389,6 +403,7 @@ final class LoadGenerator {
         result.host = host;
         result.pid = pid;
         result.mode = mode.label();
+        result.client = "rocketmq";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
         result.total = new Counts();
@@ -434,7 +449,8 @@ final class LoadGenerator {
     }
 
     /** Stops everything without a report (agent shutdown, failed run). */
-    synchronized void abort() {
+    @Override
+    public synchronized void abort() {
         running = false;
         for (Thread t : threads) {
             t.interrupt();

@@ -75,6 +75,13 @@ public final class ComparisonMetadata {
         v.put("testDurationSeconds", w.testDurationSeconds());
         v.put("threadsPerAgent", w.threadsPerAgent());
         v.put("sendMode", w.sendMode().label());
+        v.put("client", w.client().label());
+        if (w.messageTags() != null) {
+            v.put("messageTags", w.messageTags());
+        }
+        if (w.messageKeys() != null) {
+            v.put("messageKeys", w.messageKeys());
+        }
         return v;
     }
 

@@ -95,6 +95,7 @@ public final class Coordinator {
         result.runId = spec.runId;
         result.startedAt = Instant.now().toString();
         result.workload = view(spec.workload);
+        result.clientMode = spec.workload.client().label();
         result.namesrv = spec.namesrv;
         result.topics = spec.topics();
         boolean started = false;
@@ -192,6 +193,10 @@ public final class Coordinator {
         r.sendTimeoutMs = spec.sendTimeoutMs;
         r.maxOutstanding = spec.maxOutstanding;
         r.routeWaitMs = spec.routeWaitMs;
+        r.client = w.client().label();
+        r.tags = w.messageTags();
+        r.keys = w.messageKeys();
+        r.ioThreads = spec.ioThreads;
         return r;
     }
 
@@ -206,6 +211,7 @@ public final class Coordinator {
             List<ProgressReport> reports = forAll(AgentClient::progress);
             double tps = 0;
             long errors = 0;
+            Map<String, Long> kinds = new java.util.TreeMap<>();
             List<Histogram> latencies = new ArrayList<>();
             for (int i = 0; i < reports.size(); i++) {
                 ProgressReport r = reports.get(i);
@@ -216,6 +222,9 @@ public final class Coordinator {
                     tps += r.acked * 1e9 / r.intervalNanos;
                 }
                 errors += r.failed;
+                if (r.errorsByKind != null) {
+                    r.errorsByKind.forEach((k, n) -> kinds.merge(k, n, Long::sum));
+                }
                 if (r.latencyHistogram != null) {
                     latencies.add(Histograms.decode(r.latencyHistogram));
                 }
@@ -228,9 +237,10 @@ public final class Coordinator {
             p.p99Ms = LatencySummary.of(Histograms.merge(latencies)).p99;
             p.errors = errors;
             p.errorsSoFar = errorsSoFar[0];
+            p.errorsByKind = kinds.isEmpty() ? null : kinds;
             result.progress.add(p);
-            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms  errors %,d (%,d in %s)%n", spec.label, phase, s, seconds, tps,
-                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), errors, errorsSoFar[0], phase);
+            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
+                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();
         }
     }
@@ -279,6 +289,8 @@ public final class Coordinator {
                 v.sendDelayMs = LatencySummary.of(delay);
             }
             v.cpuUsPerMsg = done > 0 ? r.cpuNanos / 1000.0 / done : null;
+            v.client = r.client;
+            v.lateAnswers = r.lateAnswers;
             result.agents.add(v);
             if (v.tps != null) {
                 tps += v.tps;
@@ -321,6 +333,9 @@ public final class Coordinator {
         v.testDurationSeconds = w.testDurationSeconds();
         v.threadsPerAgent = w.threadsPerAgent();
         v.sendMode = w.sendMode().label();
+        v.client = w.client().label();
+        v.messageTags = w.messageTags();
+        v.messageKeys = w.messageKeys();
         return v;
     }
 

@@ -9,4 +9,6 @@ public final class ProgressPoint {
     public Double p99Ms;
     public long errors;
     public long errorsSoFar;
+    /** This second's errors by kind; null when there were none. */
+    public java.util.Map<String, Long> errorsByKind;
 }

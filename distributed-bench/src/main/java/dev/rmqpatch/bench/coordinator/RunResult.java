@@ -18,6 +18,8 @@ public final class RunResult {
     public String runId;
     public String startedAt;
     public String finishedAt;
+    /** How the agents sent: rocketmq (stock DefaultMQProducer) or wire (pre-encoded frames over netty). */
+    public String clientMode;
     public WorkloadView workload;
     public String namesrv;
     public List<String> topics;
@@ -57,6 +59,9 @@ public final class RunResult {
         public int testDurationSeconds;
         public int threadsPerAgent;
         public String sendMode;
+        public String client;
+        public String messageTags;
+        public String messageKeys;
     }
 
     /** One agent's share. */
@@ -75,5 +80,9 @@ public final class RunResult {
         public LatencySummary latencyMs;
         public LatencySummary sendDelayMs;
         public Double cpuUsPerMsg;
+        /** The client mode the agent reported. */
+        public String client;
+        /** Wire client: answers that arrived after their send was counted as timed out or lost. */
+        public long lateAnswers;
     }
 }

@@ -16,6 +16,10 @@ public final class Workload {
     private final int testDurationSeconds;
     private final int threadsPerAgent;
     private final SendMode sendMode;
+    private ClientMode client = ClientMode.ROCKETMQ;
+    /** Tags and keys of every message (the harness's own fields); null = none. */
+    private String messageTags;
+    private String messageKeys;
 
     public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                     double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
@@ -71,37 +75,76 @@ public final class Workload {
     public int testDurationSeconds() { return testDurationSeconds; }
     public int threadsPerAgent() { return threadsPerAgent; }
     public SendMode sendMode() { return sendMode; }
+    /** How the agents send: stock producers (rocketmq, the default) or pre-encoded frames (wire). */
+    public ClientMode client() { return client; }
+    public String messageTags() { return messageTags; }
+    public String messageKeys() { return messageKeys; }
+
+    /** A copy with the fields the 10-argument constructor does not take. */
+    private Workload extras(Workload from) {
+        this.client = from.client;
+        this.messageTags = from.messageTags;
+        this.messageKeys = from.messageKeys;
+        return this;
+    }
+
+    public Workload withProducersPerTopic(int v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, v, producerRate, warmupDurationSeconds, testDurationSeconds,
+            threadsPerAgent, sendMode).extras(this);
+    }
+
+    public Workload withClient(ClientMode v) {
+        if (v == null) {
+            throw new IllegalArgumentException("client must be set");
+        }
+        Workload w = copy();
+        w.client = v;
+        return w;
+    }
+
+    /** Tags and keys of every message; null or empty = none. Keys are space-separated, as the stock Message takes them. */
+    public Workload withMessageTagsAndKeys(String tags, String keys) {
+        Workload w = copy();
+        w.messageTags = tags == null || tags.isEmpty() ? null : tags;
+        w.messageKeys = keys == null || keys.isEmpty() ? null : keys;
+        return w;
+    }
+
+    private Workload copy() {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds,
+            testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+    }
 
     public Workload withMessageSize(int v) {
-        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withPartitionsPerTopic(int v) {
-        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withTopics(int v) {
-        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withProducerRate(double v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withWarmupDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withTestDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withThreadsPerAgent(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode).extras(this);
     }
 
     public Workload withSendMode(SendMode v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v).extras(this);
     }
 
     @Override
@@ -109,6 +152,7 @@ public final class Workload {
         return name + ": " + topics + " topic(s) x " + partitionsPerTopic + " queues, " + messageSize + " B, "
             + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
             + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
-            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s";
+            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s, client " + client.label()
+            + (messageTags == null ? "" : ", tags " + messageTags) + (messageKeys == null ? "" : ", keys " + messageKeys);
     }
 }
