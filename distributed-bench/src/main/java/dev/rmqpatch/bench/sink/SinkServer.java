@@ -38,6 +38,11 @@ public final class SinkServer implements AutoCloseable {
             return t;
         });
         server.registerDefaultProcessor(new Processor(bindHost), executor);
+        if (LoopbackOnly.isLoopback(bindHost)) {
+            // 4.9.0's remoting server has no bind address and listens on every interface; a sink announced on
+            // loopback answers loopback peers only, as the raw sink (bound to the address) does.
+            server.registerRPCHook(new LoopbackOnly());
+        }
         server.start();
     }
 
