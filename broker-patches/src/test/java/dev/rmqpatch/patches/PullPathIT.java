@@ -25,6 +25,11 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * broker, must leave the same consume-queue files byte for byte (P12 writes them through the mapping, stock through
  * the file channel), after a clean stop and again after a restart (recovery reads the files, then appends continue
  * where it left them); a stock 4.9.0 push consumer (DefaultMQPushConsumer: PULL_MESSAGE requests decoded by P10, pull
- * responses encoded by P11) then reads every message, with its body and properties.
+ * responses encoded by P11) then reads every message, with its body and properties, and a pull request without its
+ * queueId gets an error response naming the field with P10 on.
  */
 class PullPathIT {
 
@@ -80,6 +86,7 @@ class PullPathIT {
             c.startBroker();
             assertActive(c, flags == null);
             pushConsumeAll(c, label);
+            pullWithoutQueueId(c, flags == null);
             return new Run(queues);
         }
     }
@@ -152,6 +159,29 @@ class PullPathIT {
         for (String id : new String[] {"P10", "P11", "P12"}) {
             assertTrue(line.contains(id), "the jars carry " + id + ": " + line);
             assertEquals(on, active.contains(id), id + (on ? " runs" : " is off") + ": " + line);
+        }
+    }
+
+    /**
+     * A PULL_MESSAGE request without its queueId on a raw connection: an error response either way; with P10 on, its
+     * remark names the field (stock fails later, on the null, and says so).
+     */
+    private static void pullWithoutQueueId(TestCluster cluster, boolean on) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        try {
+            RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.PULL_MESSAGE, null);
+            for (String[] kv : new String[][] {{"consumerGroup", "pull-path-it-push"}, {"topic", TOPIC}, {"queueOffset", "0"},
+                {"maxMsgNums", "32"}, {"sysFlag", "0"}, {"commitOffset", "0"}, {"suspendTimeoutMillis", "0"},
+                {"subVersion", "0"}, {"expressionType", "TAG"}}) {
+                request.addExtField(kv[0], kv[1]);
+            }
+            RemotingCommand response = client.invokeSync(cluster.brokerAddr(), request, 10_000);
+            assertEquals(ResponseCode.SYSTEM_ERROR, response.getCode(), String.valueOf(response.getRemark()));
+            assertEquals(on, String.valueOf(response.getRemark()).contains("the custom field <queueId> is null"),
+                response.getRemark());
+        } finally {
+            client.shutdown();
         }
     }
 
