@@ -12,6 +12,8 @@ final class Codec {
         "(L" + Stock.REMOTING_COMMAND + ";Ljava/lang/Class;)L" + Stock.COMMAND_CUSTOM_HEADER + ";");
     static final MethodRef ENCODE_HEADER = new MethodRef(HOOKS, "makeCustomHeaderToNet",
         "(L" + Stock.REMOTING_COMMAND + ";)Z");
+    static final MethodRef DECODE_PULL_HEADER = new MethodRef(HOOKS, "decodePullCustomHeader", DECODE_HEADER.desc);
+    static final MethodRef ENCODE_PULL_HEADER = new MethodRef(HOOKS, "makePullHeaderToNet", ENCODE_HEADER.desc);
     static final MethodRef DECODE_JSON_HEADER = new MethodRef(HOOKS, "decodeJsonHeader", Stock.JSON_DECODE.desc);
     static final MethodRef ENCODE_JSON_HEADER = new MethodRef(HOOKS, "encodeJsonHeader", Stock.JSON_ENCODE.desc);
     static final MethodRef ENCODE_PROPERTIES = new MethodRef(PROPERTIES, "encode", "(Ljava/util/Map;)Ljava/lang/String;");
@@ -51,6 +53,9 @@ final class Codec {
         "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.BOOTSTRAP_LOCAL_ADDRESS.desc.substring(1));
     static final MethodRef BIND_SERVER_SOCKET = new MethodRef(SECURITY + "BindAddress", "bind",
         "(Ljava/net/ServerSocket;" + Stock.SERVER_SOCKET_BIND.desc.substring(1));
+
+    static final MethodRef CONSUME_QUEUE_APPEND = new MethodRef("dev/rmqpatch/codec/store/ConsumeQueueAppend",
+        "appendMessage", "(L" + Stock.MAPPED_FILE + ";" + Stock.MAPPED_FILE_APPEND_BYTES.desc.substring(1));
 
     private Codec() {
     }

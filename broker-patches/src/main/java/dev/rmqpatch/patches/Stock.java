@@ -88,6 +88,15 @@ final class Stock {
         "beginAccept", "()V");
     static final MethodRef SERVER_SOCKET_BIND = new MethodRef("java/net/ServerSocket", "bind", "(Ljava/net/SocketAddress;)V");
 
+    static final String MAPPED_FILE = "org/apache/rocketmq/store/MappedFile";
+    static final String CONSUME_QUEUE = "org/apache/rocketmq/store/ConsumeQueue";
+    /** Writes one consume-queue entry (offset, size, tags code) at the queue's next position. */
+    static final MethodRef CQ_PUT_POSITION_INFO = new MethodRef(CONSUME_QUEUE, "putMessagePositionInfo", "(JIJJ)Z");
+    /** Fills a queue file that starts past offset 0 with blank entries up to its first real one. */
+    static final MethodRef CQ_FILL_PRE_BLANK = new MethodRef(CONSUME_QUEUE, "fillPreBlank", "(L" + MAPPED_FILE + ";J)V");
+    /** Appends through the file channel (position, then write) in 4.9.0. */
+    static final MethodRef MAPPED_FILE_APPEND_BYTES = new MethodRef(MAPPED_FILE, "appendMessage", "([B)Z");
+
     private Stock() {
     }
 }

@@ -58,6 +58,7 @@ class PatchedClassesIT {
         {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageDecoder"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/ConsumeQueue"},
     };
 
     private static URLClassLoader stock;
@@ -74,7 +75,7 @@ class PatchedClassesIT {
         System.setProperty("rmqpatch.disable", String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
         try {
             Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
-            for (String id : new String[] {"P2", "P5", "P6"}) {
+            for (String id : new String[] {"P2", "P5", "P6", "P10", "P11", "P12"}) {
                 assertEquals(false, switches.getField(id).getBoolean(null), id + " in the switched-off loader");
             }
         } finally {
@@ -118,6 +119,10 @@ class PatchedClassesIT {
         assertEquals(fields(decode(stock, "SendMessageRequestHeaderV2", ext)),
             fields(decode(switchedOff, "SendMessageRequestHeaderV2", ext)), "P1 off: stock reflection, half a header");
         assertEquals(encodeResponse(stock), encodeResponse(switchedOff), "P4 off");
+        HashMap<String, String> pull = pullFields();
+        pull.put("queueOffset", "x");
+        assertEquals(fields(decode(stock, "PullMessageRequestHeader", pull)),
+            fields(decode(switchedOff, "PullMessageRequestHeader", pull)), "P10 off: stock reflection, half a header");
     }
 
     @Test
@@ -225,13 +230,86 @@ class PatchedClassesIT {
         ext.put("consumerGroup", "cg");
         ext.put("topic", "T");
         ext.put("queueId", "3");
+        assertEquals(fields(decode(stock, "QueryConsumerOffsetRequestHeader", ext)),
+            fields(decode(patched, "QueryConsumerOffsetRequestHeader", ext)));
+        ext.put("queueId", "three");
+        assertEquals(fields(decode(stock, "QueryConsumerOffsetRequestHeader", ext)),
+            fields(decode(patched, "QueryConsumerOffsetRequestHeader", ext)), "stock's half header, as stock");
+    }
+
+    @Test
+    void pullHeaderDecodeGivesStockResults() throws Exception {
+        HashMap<String, String> ext = pullFields();
+        Map<String, Object> want = fields(decode(stock, "PullMessageRequestHeader", ext));
+        assertEquals(15000L, want.get("suspendTimeoutMillis"));
+        assertEquals(want, fields(decode(patched, "PullMessageRequestHeader", ext)), "P10 on");
+        assertEquals(want, fields(decode(switchedOff, "PullMessageRequestHeader", ext)), "P10 off");
+        ext.put("subscription", "TagA || TagB");
+        ext.put("expressionType", "TAG");
+        assertEquals(fields(decode(stock, "PullMessageRequestHeader", ext)),
+            fields(decode(patched, "PullMessageRequestHeader", ext)), "with the optional fields");
+    }
+
+    @Test
+    void malformedPullHeaderFailsNamingTheFieldWhereStockReturnsHalfAHeader() throws Exception {
+        for (String[] bad : new String[][] {{"queueId", null}, {"queueOffset", "12x"}, {"maxMsgNums", "99999999999"}}) {
+            HashMap<String, String> ext = pullFields();
+            if (bad[1] == null) {
+                ext.remove(bad[0]);
+            } else {
+                ext.put(bad[0], bad[1]);
+            }
+            Map<String, Object> half = fields(decode(stock, "PullMessageRequestHeader", ext));
+            assertNull(half.get(bad[0]), "stock 4.9.0 logs the bad " + bad[0] + " and leaves it null");
+            assertEquals("T", half.get("topic"), "and fills the rest");
+            InvocationTargetException e = assertThrows(InvocationTargetException.class,
+                () -> decode(patched, "PullMessageRequestHeader", ext));
+            assertEquals("org.apache.rocketmq.remoting.exception.RemotingCommandException", e.getCause().getClass().getName());
+            assertTrue(e.getCause().getMessage().contains("<" + bad[0] + ">"), e.getCause().getMessage());
+        }
+    }
+
+    /** A pull response as PullMessageProcessor leaves it, encoded in a loader: the whole frame. */
+    private static byte[] encodePullResponseFrame(ClassLoader cl, long next, long min, long max) throws Exception {
+        Class<?> cmdClass = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl);
+        Class<?> headerClass = Class.forName("org.apache.rocketmq.common.protocol.header.PullMessageResponseHeader", true, cl);
+        Object cmd = cmdClass.getMethod("createResponseCommand", Class.class).invoke(null, headerClass);
+        Object header = cmdClass.getMethod("readCustomHeader").invoke(cmd);
+        headerClass.getMethod("setNextBeginOffset", Long.class).invoke(header, next);
+        headerClass.getMethod("setMinOffset", Long.class).invoke(header, min);
+        headerClass.getMethod("setMaxOffset", Long.class).invoke(header, max);
+        headerClass.getMethod("setSuggestWhichBrokerId", Long.class).invoke(header, 0L);
+        cmdClass.getMethod("setCode", int.class).invoke(cmd, 0);
+        cmdClass.getMethod("setOpaque", int.class).invoke(cmd, 4243);
+        cmdClass.getMethod("setBody", byte[].class).invoke(cmd, (Object) utf8("messages"));
+        ByteBuffer frame = (ByteBuffer) cmdClass.getMethod("encode").invoke(cmd);
+        byte[] bytes = new byte[frame.remaining()];
+        frame.get(bytes);
+        return bytes;
+    }
+
+    @Test
+    void pullResponseFramesAreByteIdenticalToStock() throws Exception {
+        for (long[] c : new long[][] {{32, 0, 32}, {1234599, 1000, 987654321012L}, {Long.MAX_VALUE, -1, Long.MIN_VALUE}}) {
+            byte[] want = encodePullResponseFrame(stock, c[0], c[1], c[2]);
+            assertArrayEquals(want, encodePullResponseFrame(patched, c[0], c[1], c[2]), "P11 on");
+            assertArrayEquals(want, encodePullResponseFrame(switchedOff, c[0], c[1], c[2]), "P11 off");
+            assertTrue(new String(want, StandardCharsets.UTF_8).contains("\"nextBeginOffset\":\"" + c[0] + "\""));
+        }
+    }
+
+    private static HashMap<String, String> pullFields() {
+        HashMap<String, String> ext = new HashMap<>();
+        ext.put("consumerGroup", "cg");
+        ext.put("topic", "T");
+        ext.put("queueId", "3");
         ext.put("queueOffset", "42");
         ext.put("maxMsgNums", "32");
-        ext.put("sysFlag", "2");
-        ext.put("commitOffset", "0");
+        ext.put("sysFlag", "3");
+        ext.put("commitOffset", "40");
         ext.put("suspendTimeoutMillis", "15000");
-        ext.put("subVersion", "1");
-        assertEquals(fields(decode(stock, "PullMessageRequestHeader", ext)), fields(decode(patched, "PullMessageRequestHeader", ext)));
+        ext.put("subVersion", "1718000000123");
+        return ext;
     }
 
     @Test

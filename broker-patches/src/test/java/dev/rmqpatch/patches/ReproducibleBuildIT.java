@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Builds codec and broker-patches a second time, from a copy of the sources in a temp folder, in another time
+ * Builds codec and broker-patches (with local-cluster, which broker-patches' tests need) a second time, from a copy of the sources in a temp folder, in another time
  * zone and some seconds later, and compares every file of the patched distribution's lib/ and tools/, its
  * SHA256SUMS and records with the ones this build made: an operator who rebuilds the same commit must get the
  * same bytes, or published sums mean nothing.
@@ -37,7 +37,7 @@ class ReproducibleBuildIT {
         copySources(root, copy);
         String version = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
         List<String> cmd = new ArrayList<>(List.of(mvn(), "-B", "-q", "-o", "-DskipTests", "-Drocketmq.version=" + version,
-            "-pl", "codec,broker-patches", "package"));
+            "-pl", "codec,local-cluster,broker-patches", "package"));
         Path log = tmp.resolve("build.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(copy.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile());
@@ -79,7 +79,7 @@ class ReproducibleBuildIT {
         return h;
     }
 
-    /** The parent pom, every module's pom (Maven reads them all) and the sources of codec and broker-patches. */
+    /** The parent pom, every module's pom (Maven reads them all) and the sources of codec, local-cluster and broker-patches. */
     private static void copySources(Path root, Path copy) throws IOException {
         Files.createDirectories(copy);
         Files.copy(root.resolve("pom.xml"), copy.resolve("pom.xml"));
@@ -91,7 +91,8 @@ class ReproducibleBuildIT {
                 }
             }
         }
-        for (String module : new String[] {"codec", "broker-patches"}) {
+        // local-cluster too: broker-patches' tests depend on it, and nothing of this project is installed in ~/.m2.
+        for (String module : new String[] {"codec", "local-cluster", "broker-patches"}) {
             Path src = root.resolve(module).resolve("src");
             try (Stream<Path> files = Files.walk(src)) {
                 for (Path f : (Iterable<Path>) files::iterator) {

@@ -20,6 +20,7 @@ import dev.rmqpatch.codec.json.JsonHeaderWriter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -187,6 +188,68 @@ class SameWorkTest {
         SendPathBenchmark b = new SendPathBenchmark();
         assertTrue(b.stock(in).transactional);
         assertTrue(b.patched(in).transactional);
+    }
+
+    @Test
+    void pullHeaderDecodePair() throws Exception {
+        PullHeaderDecodeBenchmark.Request r = new PullHeaderDecodeBenchmark.Request();
+        r.setup();
+        assertEquals(RequestCode.PULL_MESSAGE, r.command.getCode());
+        assertEquals(10, r.command.getExtFields().size(), "every field but the null subscription: "
+            + r.command.getExtFields().keySet());
+        PullHeaderDecodeBenchmark b = new PullHeaderDecodeBenchmark();
+        CommandCustomHeader stock = b.stock(r);
+        CommandCustomHeader patched = b.patched(r);
+        assertFieldsEqual(stock, patched);
+        PullMessageRequestHeader h = (PullMessageRequestHeader) patched;
+        assertEquals(PullInputs.TOPIC, h.getTopic());
+        assertEquals(PullInputs.QUEUE_OFFSET, h.getQueueOffset());
+        assertEquals(3, h.getSysFlag(), "commit offset and long polling");
+        assertEquals("TAG", h.getExpressionType());
+    }
+
+    @Test
+    void pullHeaderEncodePair() {
+        PullHeaderEncodeBenchmark b = new PullHeaderEncodeBenchmark();
+        PullHeaderEncodeBenchmark.Response r = new PullHeaderEncodeBenchmark.Response();
+        r.setup();
+        HashMap<String, String> stock = new HashMap<>(b.stock(r));
+        ArrayList<Map.Entry<String, String>> stockOrder = new ArrayList<>(b.stock(r).entrySet());
+        HashMap<String, String> patched = b.patched(r);
+        assertEquals(Map.of("nextBeginOffset", String.valueOf(PullInputs.QUEUE_OFFSET + PullInputs.PULL_BATCH_SIZE),
+            "minOffset", "0", "maxOffset", String.valueOf(PullInputs.QUEUE_OFFSET + 5_000), "suggestWhichBrokerId", "0"), stock);
+        assertEquals(stock, patched);
+        assertEquals(stockOrder, new ArrayList<>(patched.entrySet()), "same iteration order, so the same JSON");
+        assertNotSame(patched, b.patched(r), "every call starts from a fresh ext-fields map");
+    }
+
+    /** Both sides write the same entries into their files, across the wrap at the end of a file. */
+    @Test
+    void consumeQueueAppendPair() throws Exception {
+        ConsumeQueueAppendBenchmark b = new ConsumeQueueAppendBenchmark();
+        ConsumeQueueAppendBenchmark.Queue stockQueue = new ConsumeQueueAppendBenchmark.Queue();
+        ConsumeQueueAppendBenchmark.Queue patchedQueue = new ConsumeQueueAppendBenchmark.Queue();
+        stockQueue.open();
+        patchedQueue.open();
+        try {
+            int entries = ConsumeQueueAppendBenchmark.FILE_SIZE / 20 + 1_000;
+            for (int i = 0; i < entries; i++) {
+                assertTrue(b.stock(stockQueue));
+                assertTrue(b.patched(patchedQueue));
+            }
+            assertEquals(1_000 * 20, stockQueue.stockFile.getWrotePosition(), "wrapped once");
+            assertEquals(stockQueue.stockFile.getWrotePosition(), patchedQueue.patchedFile.getWrotePosition());
+            stockQueue.stockFile.flush(0);
+            patchedQueue.patchedFile.flush(0);
+            byte[] stockBytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(stockQueue.stockFile.getFileName()));
+            byte[] patchedBytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(patchedQueue.patchedFile.getFileName()));
+            assertArrayEquals(stockBytes, patchedBytes);
+            int firstSize = java.nio.ByteBuffer.wrap(patchedBytes).getInt(8);
+            assertTrue(firstSize >= 300 && firstSize < 364, "an entry, overwritten after the wrap: size " + firstSize);
+        } finally {
+            stockQueue.close();
+            patchedQueue.close();
+        }
     }
 
     private static Map<String, String> withoutWait(Map<String, String> m) {

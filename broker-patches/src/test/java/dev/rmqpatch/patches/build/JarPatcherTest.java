@@ -42,6 +42,8 @@ class JarPatcherTest {
     private static final String REMOTING_COMMAND = "org/apache/rocketmq/remoting/protocol/RemotingCommand";
     private static final String MESSAGE_DECODER = "org/apache/rocketmq/common/message/MessageDecoder";
     private static final String SEND_PROCESSOR = "org/apache/rocketmq/broker/processor/SendMessageProcessor";
+    private static final String CONSUME_QUEUE = "org/apache/rocketmq/store/ConsumeQueue";
+    private static final String MAPPED_FILE = "org/apache/rocketmq/store/MappedFile";
     private static final String PROPERTIES = "dev/rmqpatch/codec/properties/MessageProperties";
     private static final String REMOTING_SERIALIZABLE = "org/apache/rocketmq/remoting/protocol/RemotingSerializable";
     private static final String HOOKS = "dev/rmqpatch/codec/hook/RemotingCommandHooks";
@@ -71,13 +73,13 @@ class JarPatcherTest {
             "S2 no-filter-server-shell"), applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
         assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P5 json-header-decode",
-            "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "S4 bind-address"),
-            applied.get("rocketmq-remoting-4.9.0.jar"));
+            "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "P10 pull-header-decode",
+            "P11 pull-header-encode", "S4 bind-address"), applied.get("rocketmq-remoting-4.9.0.jar"));
         assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
         assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
-            + "P7 codec-on-io-thread, P8 remote-address-cache, S4 bind-address",
-            manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
-        assertEquals(List.of("S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
+            + "P7 codec-on-io-thread, P8 remote-address-cache, P10 pull-header-decode, P11 pull-header-encode, "
+            + "S4 bind-address", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
+        assertEquals(List.of("P12 consume-queue-mapped-write", "S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),
             Files.readAllBytes(out.resolve("rocketmq-client-4.9.0.jar")), "unpatched jars are copied byte for byte");
@@ -112,8 +114,25 @@ class JarPatcherTest {
         assertEquals(1, calls(decode, new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
         assertEquals(List.of("P2"), switchesRead(decode), "P2 reads its switch first and keeps the stock body");
         assertTrue(decode.instructions.size() > 20, "stock body kept behind the switch");
-        assertEquals(List.of("P1"), switchesRead(method(classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
+        // P10's and P11's hooks share their methods with P1's and P4's, each behind its own switch, the later patch first.
+        assertEquals(List.of("P10", "P1"), switchesRead(method(classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
             REMOTING_COMMAND), "decodeCommandCustomHeader")));
+        assertEquals(List.of("P11", "P4"), switchesRead(method(classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
+            REMOTING_COMMAND), "makeCustomHeaderToNet")));
+
+        byte[] consumeQueue = classBytes(out.resolve("rocketmq-store-4.9.0.jar"), CONSUME_QUEUE);
+        MethodRef stockAppend = new MethodRef(MAPPED_FILE, "appendMessage", "([B)Z");
+        MethodRef appendBridge = new MethodRef(CONSUME_QUEUE, "rmqpatch$P12$appendMessage", "(L" + MAPPED_FILE + ";[B)Z");
+        for (String m : new String[] {"putMessagePositionInfo", "fillPreBlank"}) {
+            MethodNode site = method(consumeQueue, m);
+            assertEquals(0, virtualCalls(site, stockAppend), "P12: no direct channel append left in " + m);
+            assertEquals(1, calls(site, appendBridge), "P12: " + m + " appends through the switchable bridge");
+        }
+        MethodNode cqBridge = method(consumeQueue, appendBridge.name);
+        assertEquals(List.of("P12"), switchesRead(cqBridge));
+        assertEquals(1, calls(cqBridge, new MethodRef("dev/rmqpatch/codec/store/ConsumeQueueAppend", "appendMessage",
+            appendBridge.desc)), "P12: patched path");
+        assertEquals(1, virtualCalls(cqBridge, stockAppend), "P12: stock path, when switched off");
 
         byte[] init = classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
             "org/apache/rocketmq/remoting/netty/NettyRemotingServer$7");
@@ -260,6 +279,17 @@ class JarPatcherTest {
             if (insn.getOpcode() == Opcodes.INVOKEINTERFACE) {
                 MethodInsnNode mi = (MethodInsnNode) insn;
                 n += mi.owner.equals(owner) && mi.name.equals(name) ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
+    private static int virtualCalls(MethodNode m, MethodRef ref) {
+        int n = 0;
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn.getOpcode() == Opcodes.INVOKEVIRTUAL) {
+                MethodInsnNode mi = (MethodInsnNode) insn;
+                n += ref.matches(mi.owner, mi.name, mi.desc) ? 1 : 0;
             }
         }
         return n;

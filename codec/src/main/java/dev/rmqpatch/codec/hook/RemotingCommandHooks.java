@@ -23,24 +23,44 @@ public final class RemotingCommandHooks {
     private RemotingCommandHooks() {
     }
 
-    /** Start of {@code decodeCommandCustomHeader(Class)}: the decoded header, or null to fall back to reflection. */
+    /**
+     * P1, start of {@code decodeCommandCustomHeader(Class)}: the decoded send-path header, or null to fall back to
+     * reflection (or to P10's hook, which runs first, declined the class).
+     */
     public static CommandCustomHeader decodeCommandCustomHeader(RemotingCommand cmd,
                                                                 Class<? extends CommandCustomHeader> headerClass)
         throws RemotingCommandException {
-        HeaderCodec<? extends CommandCustomHeader> codec = HeaderCodecs.forClass(headerClass);
+        HeaderCodec<? extends CommandCustomHeader> codec = HeaderCodecs.sendPath(headerClass);
         return codec == null ? null : codec.decode(cmd.getExtFields());
     }
 
-    /** Start of {@code makeCustomHeaderToNet()}: true when the custom header was encoded here. */
+    /** P10, start of {@code decodeCommandCustomHeader(Class)}: the decoded pull-path header, or null. */
+    public static CommandCustomHeader decodePullCustomHeader(RemotingCommand cmd,
+                                                             Class<? extends CommandCustomHeader> headerClass)
+        throws RemotingCommandException {
+        HeaderCodec<? extends CommandCustomHeader> codec = HeaderCodecs.pullPath(headerClass);
+        return codec == null ? null : codec.decode(cmd.getExtFields());
+    }
+
+    /** P4, start of {@code makeCustomHeaderToNet()}: true when the send-path custom header was encoded here. */
     public static boolean makeCustomHeaderToNet(RemotingCommand cmd) {
         CommandCustomHeader header = cmd.readCustomHeader();
-        if (header == null) {
+        return header != null && encode(cmd, header, HeaderCodecs.sendPath(header.getClass()));
+    }
+
+    /** P11, start of {@code makeCustomHeaderToNet()}: true when the pull-path custom header was encoded here. */
+    public static boolean makePullHeaderToNet(RemotingCommand cmd) {
+        CommandCustomHeader header = cmd.readCustomHeader();
+        return header != null && encode(cmd, header, HeaderCodecs.pullPath(header.getClass()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean encode(RemotingCommand cmd, CommandCustomHeader header,
+                                  HeaderCodec<? extends CommandCustomHeader> found) {
+        if (found == null) {
             return false;
         }
-        HeaderCodec<CommandCustomHeader> codec = codecOf(header);
-        if (codec == null) {
-            return false;
-        }
+        HeaderCodec<CommandCustomHeader> codec = (HeaderCodec<CommandCustomHeader>) found;
         HashMap<String, String> ext = cmd.getExtFields();
         if (ext == null) {
             // Stock's own default-capacity map, not a presized one: the capacity decides the HashMap's iteration
@@ -50,11 +70,6 @@ public final class RemotingCommandHooks {
         }
         codec.encode(header, ext);
         return true;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static HeaderCodec<CommandCustomHeader> codecOf(CommandCustomHeader header) {
-        return (HeaderCodec<CommandCustomHeader>) HeaderCodecs.forClass(header.getClass());
     }
 
     /**

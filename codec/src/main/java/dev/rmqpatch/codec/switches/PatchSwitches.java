@@ -24,7 +24,9 @@ public final class PatchSwitches {
      * checked against this one by a test, so a new patch cannot ship without its switch.
      */
     public static final List<String> IDS =
-        Collections.unmodifiableList(Arrays.asList("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "S1", "S2", "S3", "S4"));
+        Collections.unmodifiableList(Arrays.asList(
+            "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12",
+            "S1", "S2", "S3", "S4"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
     // the start-up hook reports the same error first, with its message, before anything else starts.
@@ -39,6 +41,9 @@ public final class PatchSwitches {
     public static final boolean P7 = !DISABLED.contains("P7");
     public static final boolean P8 = !DISABLED.contains("P8");
     public static final boolean P9 = !DISABLED.contains("P9");
+    public static final boolean P10 = !DISABLED.contains("P10");
+    public static final boolean P11 = !DISABLED.contains("P11");
+    public static final boolean P12 = !DISABLED.contains("P12");
     public static final boolean S1 = !DISABLED.contains("S1");
     public static final boolean S2 = !DISABLED.contains("S2");
     public static final boolean S3 = !DISABLED.contains("S3");

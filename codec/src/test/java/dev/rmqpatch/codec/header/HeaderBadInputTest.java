@@ -18,7 +18,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import dev.rmqpatch.codec.hook.RemotingCommandHooks;
+import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.PullMessageResponseHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
@@ -40,7 +41,10 @@ class HeaderBadInputTest {
         SendMessageRequestHeaderV2.class, Set.of("a", "b", "c", "d", "e", "f", "g", "h"),
         SendMessageRequestHeader.class, Set.of("producerGroup", "topic", "defaultTopic", "defaultTopicQueueNums",
             "queueId", "sysFlag", "bornTimestamp", "flag"),
-        SendMessageResponseHeader.class, Set.of("msgId", "queueId", "queueOffset"));
+        SendMessageResponseHeader.class, Set.of("msgId", "queueId", "queueOffset"),
+        PullMessageRequestHeader.class, Set.of("consumerGroup", "topic", "queueId", "queueOffset", "maxMsgNums", "sysFlag",
+            "commitOffset", "suspendTimeoutMillis", "subVersion"),
+        PullMessageResponseHeader.class, Set.of("suggestWhichBrokerId", "nextBeginOffset", "minOffset", "maxOffset"));
 
     private static final String[] NOT_A_NUMBER = {
         "", " ", "abc", "1.5", " 1", "1 ", "0x10", "1e3", "--1", "+", "-", "1_000", "\u00bd", "\ud835\udfcf", "null",
@@ -118,7 +122,7 @@ class HeaderBadInputTest {
         RemotingCommandException e = assertThrows(RemotingCommandException.class, () -> codec.decode(null));
         assertTrue(e.getMessage().contains("is null"), e.getMessage());
         RemotingCommandException viaHook = assertThrows(RemotingCommandException.class,
-            () -> RemotingCommandHooks.decodeCommandCustomHeader(StockHeaders.requestWith(null), codec.headerClass()));
+            () -> StockHeaders.decodeViaHook(StockHeaders.requestWith(null), codec.headerClass()));
         assertEquals(e.getMessage(), viaHook.getMessage());
 
         // Stock: without ext fields it skips every check and returns an empty header.
@@ -169,7 +173,7 @@ class HeaderBadInputTest {
         assertTrue(e.getMessage().contains("<" + field + ">") && e.getMessage().contains(what),
             context + ": message does not name <" + field + ">: " + e.getMessage());
         RemotingCommandException viaHook = assertThrows(RemotingCommandException.class,
-            () -> RemotingCommandHooks.decodeCommandCustomHeader(StockHeaders.requestWith(ext), codec.headerClass()),
+            () -> StockHeaders.decodeViaHook(StockHeaders.requestWith(ext), codec.headerClass()),
             context + " [hook]");
         assertEquals(e.getMessage(), viaHook.getMessage());
         return e;

@@ -17,6 +17,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.PullMessageResponseHeader;
+import org.apache.rocketmq.common.protocol.header.QueryConsumerOffsetRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
@@ -32,10 +34,10 @@ class HeaderCodecsTest {
     }
 
     @Test
-    void registersTheSendPathHeaders() {
+    void registersTheSendAndPullPathHeaders() {
         Set<Class<?>> registered = codecs().map(HeaderCodec::headerClass).collect(Collectors.toSet());
         assertEquals(Set.of(SendMessageRequestHeaderV2.class, SendMessageRequestHeader.class,
-            SendMessageResponseHeader.class), registered);
+            SendMessageResponseHeader.class, PullMessageRequestHeader.class, PullMessageResponseHeader.class), registered);
         assertEquals(HeaderCodecs.all().length, registered.size(), "one codec per header class");
     }
 
@@ -46,15 +48,36 @@ class HeaderCodecsTest {
         }
     }
 
+    /** P1/P4 and P10/P11 have their own switches, so each group's lookup must not find the other's headers. */
+    @Test
+    void sendAndPullGroupsAreSeparate() {
+        for (Class<? extends CommandCustomHeader> send : List.of(SendMessageRequestHeaderV2.class,
+            SendMessageRequestHeader.class, SendMessageResponseHeader.class)) {
+            assertSame(HeaderCodecs.forClass(send), HeaderCodecs.sendPath(send), send.getName());
+            assertNull(HeaderCodecs.pullPath(send), send.getName());
+        }
+        for (Class<? extends CommandCustomHeader> pull : List.of(PullMessageRequestHeader.class,
+            PullMessageResponseHeader.class)) {
+            assertNotNull(HeaderCodecs.pullPath(pull), pull.getName());
+            assertSame(HeaderCodecs.forClass(pull), HeaderCodecs.pullPath(pull), pull.getName());
+            assertNull(HeaderCodecs.sendPath(pull), pull.getName());
+        }
+    }
+
     @Test
     void unregisteredClassesFallBackToStock() {
-        assertNull(HeaderCodecs.forClass(PullMessageRequestHeader.class));
+        assertNull(HeaderCodecs.forClass(QueryConsumerOffsetRequestHeader.class));
         assertNull(HeaderCodecs.forClass(CommandCustomHeader.class));
         assertNull(HeaderCodecs.forClass(null));
+        assertNull(HeaderCodecs.sendPath(null));
+        assertNull(HeaderCodecs.pullPath(null));
         // A subclass may add fields the codec would drop, so the registry matches exact classes only.
         CommandCustomHeader subclass = new SendMessageRequestHeader() {
         };
         assertNull(HeaderCodecs.forClass(subclass.getClass()));
+        CommandCustomHeader pullSubclass = new PullMessageRequestHeader() {
+        };
+        assertNull(HeaderCodecs.forClass(pullSubclass.getClass()));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,6 @@ import java.util.stream.Stream;
 import dev.rmqpatch.codec.Brief;
 import dev.rmqpatch.codec.RandomText;
 import dev.rmqpatch.codec.Seeds;
-import dev.rmqpatch.codec.hook.RemotingCommandHooks;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -144,7 +144,7 @@ class HeaderDifferentialTest {
         assertSameHeader(stock, ours, context + " [codec]");
 
         RemotingCommand cmd = StockHeaders.requestWith(ext);
-        CommandCustomHeader viaHook = RemotingCommandHooks.decodeCommandCustomHeader(cmd, codec.headerClass());
+        CommandCustomHeader viaHook = StockHeaders.decodeViaHook(cmd, codec.headerClass());
         assertNotNull(viaHook, context + " [hook declined a registered class]");
         assertSameHeader(stock, viaHook, context + " [hook]");
         Brief.assertEqual(before, ext, () -> context + ": decode must not touch the ext fields");
@@ -160,7 +160,10 @@ class HeaderDifferentialTest {
 
         RemotingCommand cmd = RemotingCommand.createRequestCommand(0, header);
         cmd.setExtFields(existing == null ? null : new HashMap<>(existing));
-        assertTrue(RemotingCommandHooks.makeCustomHeaderToNet(cmd), where + " [hook declined a registered class]");
+        assertTrue(StockHeaders.encodeViaHook(cmd), where + " [hook declined a registered class]");
         Brief.assertEqual(stock, cmd.getExtFields(), () -> where + " [hook]");
+        // The iteration order is the order of the keys in the JSON header on the wire: it must be stock's too.
+        Brief.assertEqual(new ArrayList<>(stock.entrySet()), new ArrayList<>(cmd.getExtFields().entrySet()),
+            () -> where + " [hook, iteration order]");
     }
 }

@@ -1,6 +1,9 @@
 package dev.rmqpatch.codec.header;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -17,6 +20,7 @@ import java.util.Random;
 
 import dev.rmqpatch.codec.Brief;
 import dev.rmqpatch.codec.RandomText;
+import dev.rmqpatch.codec.hook.RemotingCommandHooks;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.annotation.CFNotNull;
@@ -216,6 +220,35 @@ public final class StockHeaders {
         cmd.setExtFields(existing == null ? null : new HashMap<>(existing));
         cmd.makeCustomHeaderToNet();
         return cmd.getExtFields();
+    }
+
+    /**
+     * Decodes through the hook of the patch that owns the header class (P1 for the send path, P10 for the pull path),
+     * after checking that the other patch's hook, which sits in the same patched method, declines the class.
+     */
+    public static CommandCustomHeader decodeViaHook(RemotingCommand cmd, Class<? extends CommandCustomHeader> headerClass)
+        throws RemotingCommandException {
+        boolean pull = HeaderCodecs.pullPath(headerClass) != null;
+        CommandCustomHeader other = pull ? RemotingCommandHooks.decodeCommandCustomHeader(cmd, headerClass)
+            : RemotingCommandHooks.decodePullCustomHeader(cmd, headerClass);
+        assertNull(other, (pull ? "P1" : "P10") + "'s hook must decline " + headerClass.getName());
+        return pull ? RemotingCommandHooks.decodePullCustomHeader(cmd, headerClass)
+            : RemotingCommandHooks.decodeCommandCustomHeader(cmd, headerClass);
+    }
+
+    /**
+     * Encodes through the hook of the patch that owns the command's header class (P4 send path, P11 pull path), after
+     * checking that the other patch's hook declines it without touching the ext fields.
+     */
+    public static boolean encodeViaHook(RemotingCommand cmd) {
+        boolean pull = HeaderCodecs.pullPath(cmd.readCustomHeader().getClass()) != null;
+        HashMap<String, String> before = cmd.getExtFields();
+        Map<String, String> copy = before == null ? null : new HashMap<>(before);
+        assertFalse(pull ? RemotingCommandHooks.makeCustomHeaderToNet(cmd) : RemotingCommandHooks.makePullHeaderToNet(cmd),
+            (pull ? "P4" : "P11") + "'s hook must decline " + cmd.readCustomHeader().getClass().getName());
+        assertSame(before, cmd.getExtFields());
+        assertEquals(copy, cmd.getExtFields());
+        return pull ? RemotingCommandHooks.makePullHeaderToNet(cmd) : RemotingCommandHooks.makeCustomHeaderToNet(cmd);
     }
 
     public static String describe(Map<String, String> ext) {

@@ -1,5 +1,6 @@
 package dev.rmqpatch.codec.hook;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,8 +14,11 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.PullMessageResponseHeader;
+import org.apache.rocketmq.common.protocol.header.QueryConsumerOffsetRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
+import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.junit.jupiter.api.Test;
@@ -24,28 +28,56 @@ class RemotingCommandHooksTest {
 
     @Test
     void decodeDeclinesUnregisteredClasses() throws Exception {
-        RemotingCommand cmd = RemotingCommand.createRequestCommand(11, null);
+        RemotingCommand cmd = RemotingCommand.createRequestCommand(14, null);
         HashMap<String, String> ext = new HashMap<>(Map.of("consumerGroup", "g", "topic", "t"));
         cmd.setExtFields(ext);
-        assertNull(RemotingCommandHooks.decodeCommandCustomHeader(cmd, PullMessageRequestHeader.class));
-        assertNull(RemotingCommandHooks.decodeCommandCustomHeader(cmd, new SendMessageRequestHeader() {
-        }.getClass()));
+        for (Class<? extends CommandCustomHeader> c : List.of(QueryConsumerOffsetRequestHeader.class,
+            new SendMessageRequestHeader() {
+            }.getClass(), new PullMessageRequestHeader() {
+            }.getClass())) {
+            assertNull(RemotingCommandHooks.decodeCommandCustomHeader(cmd, c), c.getName());
+            assertNull(RemotingCommandHooks.decodePullCustomHeader(cmd, c), c.getName());
+        }
         assertEquals(Map.of("consumerGroup", "g", "topic", "t"), cmd.getExtFields());
+    }
+
+    /** P1's and P10's hooks sit in the same method behind separate switches: each declines the other's headers. */
+    @Test
+    void sendAndPullHooksDeclineEachOthersHeaders() throws Exception {
+        RemotingCommand cmd = RemotingCommand.createRequestCommand(11, null);
+        cmd.setExtFields(new HashMap<>(Map.of("consumerGroup", "g", "topic", "t", "queueId", "1", "queueOffset", "2",
+            "maxMsgNums", "32", "sysFlag", "3", "commitOffset", "0", "suspendTimeoutMillis", "15000", "subVersion", "1")));
+        assertNull(RemotingCommandHooks.decodeCommandCustomHeader(cmd, PullMessageRequestHeader.class));
+        assertEquals("t", ((PullMessageRequestHeader) RemotingCommandHooks.decodePullCustomHeader(cmd,
+            PullMessageRequestHeader.class)).getTopic());
+        assertNull(RemotingCommandHooks.decodePullCustomHeader(cmd, SendMessageRequestHeader.class));
+
+        RemotingCommand send = sendResponse(false);
+        assertFalse(RemotingCommandHooks.makePullHeaderToNet(send));
+        assertNull(send.getExtFields());
+        RemotingCommand pull = pullResponse(0L, 5L, 0L, 9L);
+        assertFalse(RemotingCommandHooks.makeCustomHeaderToNet(pull));
+        assertNull(pull.getExtFields());
+        assertTrue(RemotingCommandHooks.makePullHeaderToNet(pull));
+        assertEquals(Map.of("suggestWhichBrokerId", "0", "nextBeginOffset", "5", "minOffset", "0", "maxOffset", "9"),
+            pull.getExtFields());
     }
 
     @Test
     void encodeDeclinesWithoutHeader() {
         RemotingCommand cmd = RemotingCommand.createResponseCommand(0, "ok");
         assertFalse(RemotingCommandHooks.makeCustomHeaderToNet(cmd));
+        assertFalse(RemotingCommandHooks.makePullHeaderToNet(cmd));
         assertNull(cmd.getExtFields(), "nothing created when declining");
     }
 
     @Test
     void encodeDeclinesUnregisteredHeaders() {
-        PullMessageRequestHeader pull = new PullMessageRequestHeader();
-        pull.setTopic("t");
-        RemotingCommand cmd = RemotingCommand.createRequestCommand(11, pull);
+        QueryConsumerOffsetRequestHeader query = new QueryConsumerOffsetRequestHeader();
+        query.setTopic("t");
+        RemotingCommand cmd = RemotingCommand.createRequestCommand(14, query);
         assertFalse(RemotingCommandHooks.makeCustomHeaderToNet(cmd));
+        assertFalse(RemotingCommandHooks.makePullHeaderToNet(cmd));
         assertNull(cmd.getExtFields(), "the stock body creates the map and fills it");
     }
 
@@ -85,6 +117,36 @@ class RemotingCommandHooksTest {
             assertTrue(stockJson.indexOf(order.get(0)) < stockJson.indexOf(order.get(1))
                 && stockJson.indexOf(order.get(1)) < stockJson.indexOf(order.get(2)), stockJson);
         }
+    }
+
+    /**
+     * Pull responses reach the encoder without ext fields (PullMessageProcessor adds none): P11's map must iterate
+     * like stock's, so the JSON header is stock's byte for byte, for values of every length.
+     */
+    @Test
+    void pullResponseIntoAFreshMapIsStocksJsonByteForByte() {
+        long[][] cases = {{0, 0, 0, 0}, {0, 1234568, 0, 1234600}, {1, Long.MAX_VALUE, Long.MIN_VALUE, -1},
+            {3, 987654321012L, 5, 987654321099L}};
+        for (long[] c : cases) {
+            RemotingCommand stock = pullResponse(c[0], c[1], c[2], c[3]);
+            stock.makeCustomHeaderToNet();
+            RemotingCommand ours = pullResponse(c[0], c[1], c[2], c[3]);
+            assertTrue(RemotingCommandHooks.makePullHeaderToNet(ours));
+            assertEquals(new ArrayList<>(stock.getExtFields().entrySet()), new ArrayList<>(ours.getExtFields().entrySet()));
+            assertArrayEquals(RemotingSerializable.encode(stock), RemotingSerializable.encode(ours));
+        }
+    }
+
+    private static RemotingCommand pullResponse(long suggest, long next, long min, long max) {
+        RemotingCommand response = RemotingCommand.createResponseCommand(PullMessageResponseHeader.class);
+        response.setOpaque(78);
+        response.setCode(19); // PULL_NOT_FOUND: the header is filled whatever the outcome
+        PullMessageResponseHeader h = (PullMessageResponseHeader) response.readCustomHeader();
+        h.setSuggestWhichBrokerId(suggest);
+        h.setNextBeginOffset(next);
+        h.setMinOffset(min);
+        h.setMaxOffset(max);
+        return response;
     }
 
     private static RemotingCommand sendResponse(boolean withTransaction) {

@@ -30,11 +30,14 @@ import org.junit.jupiter.api.Test;
 class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
+        "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.encodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.encodeStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.parsePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.parseStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodeStock",
+        "dev.rmqpatch.jmh.PullHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.PullHeaderDecodeBenchmark.stock",
+        "dev.rmqpatch.jmh.PullHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.PullHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",

@@ -1,0 +1,65 @@
+package dev.rmqpatch.patches;
+
+import java.util.Collections;
+import java.util.List;
+
+import dev.rmqpatch.patches.transform.EntryHook;
+import dev.rmqpatch.patches.transform.MethodEdit;
+
+/**
+ * P11. Target: {@code RemotingCommand.makeCustomHeaderToNet()} in rocketmq-remoting, the method P4 hooks too; this
+ * hook runs before P4's, behind its own switch.
+ * Replacement: an entry hook, {@code RemotingCommandHooks.makePullHeaderToNet}, which writes
+ * {@code PullMessageResponseHeader} (and, in a client, {@code PullMessageRequestHeader}) straight into the ext fields
+ * and returns false for every other header. The keys go into a map of stock's default capacity in stock's order, so
+ * the JSON header on the wire is stock's byte for byte.
+ * Why: every pull response (found, not found, offset moved) encodes its four-field header by reflection; upstream
+ * hand-wrote it in 4.9.3.
+ * Test: codec's {@code RemotingCommandHooksTest} (JSON bytes against stock), {@code HeaderDifferentialTest};
+ * {@code PatchedClassesIT} (whole frames byte for byte); {@code PullPathIT}.
+ * Benchmark: {@code PullHeaderEncodeBenchmark}.
+ */
+final class PullHeaderEncodePatch implements Patch {
+
+    @Override
+    public String id() {
+        return "P11";
+    }
+
+    @Override
+    public String name() {
+        return "pull-header-encode";
+    }
+
+    @Override
+    public String effect() {
+        return "PullMessageResponseHeader is written into the ext fields without reflection, into a map of stock's "
+            + "default capacity and in stock's key order, so pull responses are stock's bytes on the wire.";
+    }
+
+    @Override
+    public String why() {
+        return "Every pull response encodes its header by reflection (PullHeaderEncodeBenchmark).";
+    }
+
+    @Override
+    public String verification() {
+        return "Consumers receive nextBeginOffset, minOffset and maxOffset with every pull result, as from a stock "
+            + "broker, and keep advancing through the queue.";
+    }
+
+    @Override
+    public String tests() {
+        return "PatchedClassesIT, PullPathIT, DropInIT; codec: RemotingCommandHooksTest, HeaderDifferentialTest";
+    }
+
+    @Override
+    public String benchmark() {
+        return "PullHeaderEncodeBenchmark";
+    }
+
+    @Override
+    public List<MethodEdit> edits() {
+        return Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET, Codec.ENCODE_PULL_HEADER));
+    }
+}

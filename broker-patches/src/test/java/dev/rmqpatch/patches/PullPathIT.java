@@ -1,0 +1,221 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pull path of the patched broker with P10-P12 on, and with them switched off: the same sends, each run on a fresh
+ * broker, must leave the same consume-queue files byte for byte (P12 writes them through the mapping, stock through
+ * the file channel), after a clean stop and again after a restart (recovery reads the files, then appends continue
+ * where it left them); a stock 4.9.0 push consumer (DefaultMQPushConsumer: PULL_MESSAGE requests decoded by P10, pull
+ * responses encoded by P11) then reads every message, with its body and properties, and a pull request without its
+ * queueId gets an error response naming the field with P10 on.
+ */
+class PullPathIT {
+
+    private static final String TOPIC = "PullPathIT";
+    /** Messages per round; two rounds, the second after a restart. */
+    private static final int PER_ROUND = 200;
+    private static final String OFF = "-Drmqpatch.disable=P10,P11,P12";
+
+    @Test
+    void consumeQueuesMatchWithThePatchesOnAndOffAndAPushConsumerReadsEverything() throws Exception {
+        Run on = run(null);
+        Run off = run(OFF);
+        for (int round = 0; round < 2; round++) {
+            Map<String, byte[]> a = on.queues.get(round);
+            Map<String, byte[]> b = off.queues.get(round);
+            assertEquals(b.keySet(), a.keySet(), "queue files after round " + (round + 1));
+            int entries = 0;
+            for (String file : a.keySet()) {
+                assertArrayEquals(b.get(file), a.get(file), file + " after round " + (round + 1) + ", P12 on vs off");
+                entries += entries(a.get(file), file);
+            }
+            assertEquals(PER_ROUND * (round + 1), entries, "one consume-queue entry per message after round " + (round + 1));
+        }
+    }
+
+    /** What one broker left: the consume-queue files after each round, by path below the topic's folder. */
+    private record Run(List<Map<String, byte[]>> queues) {
+    }
+
+    private static Run run(String flags) throws Exception {
+        String label = flags == null ? "P10-P12 on" : flags;
+        TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf");
+        if (flags != null) {
+            cluster.javaOpt(flags);
+        }
+        try (TestCluster c = cluster.start()) {
+            List<Map<String, byte[]>> queues = new ArrayList<>();
+            send(c, 0);
+            c.stopBroker();
+            queues.add(consumeQueueFiles(c));
+            c.startBroker();
+            send(c, PER_ROUND);
+            c.stopBroker();
+            queues.add(consumeQueueFiles(c));
+            c.startBroker();
+            assertActive(c, flags == null);
+            pushConsumeAll(c, label);
+            pullWithoutQueueId(c, flags == null);
+            return new Run(queues);
+        }
+    }
+
+    /** Sends keys [from, from + PER_ROUND) one by one, to queue (key mod queue count), and checks every result. */
+    private static void send(TestCluster cluster, int from) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer("pull-path-it-producer");
+        producer.setNamesrvAddr(cluster.namesrvAddr());
+        producer.setRetryTimesWhenSendFailed(0);
+        producer.setSendMsgTimeout(10_000);
+        producer.start();
+        try {
+            for (int i = from; i < from + PER_ROUND; i++) {
+                SendResult r = producer.send(message(i), (mqs, msg, arg) -> mqs.get((Integer) arg % mqs.size()), i);
+                assertEquals(SendStatus.SEND_OK, r.getSendStatus(), "send " + i);
+            }
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    private static Message message(int i) {
+        Message m = new Message(TOPIC, "tag-" + (i % 3), "key-" + i, body(i));
+        m.putUserProperty("seq", Integer.toString(i));
+        m.putUserProperty("city", "Zürich-東京");
+        return m;
+    }
+
+    private static byte[] body(int i) {
+        // Lengths vary by key (and so do CommitLog offsets), the same in every run.
+        return ("body " + i + " " + "x".repeat(i % 50)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, byte[]> consumeQueueFiles(TestCluster cluster) throws Exception {
+        Path topicDir = cluster.commitLogDir().getParent().resolve("consumequeue").resolve(TOPIC);
+        Map<String, byte[]> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(topicDir)) {
+            for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+                files.put(topicDir.relativize(f).toString(), Files.readAllBytes(f));
+            }
+        }
+        assertTrue(files.size() >= 2, "the topic's queues have files: " + files.keySet());
+        return files;
+    }
+
+    /** Entries in a queue file: 20 bytes each (CommitLog offset, size, tags code) until the first all-zero one. */
+    private static int entries(byte[] file, String name) {
+        ByteBuffer buf = ByteBuffer.wrap(file);
+        int n = 0;
+        long lastOffset = -1;
+        while (buf.remaining() >= 20) {
+            long offset = buf.getLong();
+            int size = buf.getInt();
+            buf.getLong();
+            if (offset == 0 && size == 0) {
+                break;
+            }
+            assertTrue(size > 0 && offset > lastOffset, name + ": entry " + n + " offset " + offset + " size " + size);
+            lastOffset = offset;
+            n++;
+        }
+        return n;
+    }
+
+    /** The broker's (last) start-up line says which patches run: the "off" run must really run the stock code. */
+    private static void assertActive(TestCluster cluster, boolean on) throws Exception {
+        String line = Files.readAllLines(cluster.brokerLog()).stream().filter(l -> l.contains("rmqpatch: patches in the jars:"))
+            .reduce((a, b) -> b).orElseThrow();
+        String active = line.substring(line.indexOf("active:"), line.indexOf("; disabled"));
+        for (String id : new String[] {"P10", "P11", "P12"}) {
+            assertTrue(line.contains(id), "the jars carry " + id + ": " + line);
+            assertEquals(on, active.contains(id), id + (on ? " runs" : " is off") + ": " + line);
+        }
+    }
+
+    /**
+     * A PULL_MESSAGE request without its queueId on a raw connection: an error response either way; with P10 on, its
+     * remark names the field (stock fails later, on the null, and says so).
+     */
+    private static void pullWithoutQueueId(TestCluster cluster, boolean on) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        try {
+            RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.PULL_MESSAGE, null);
+            for (String[] kv : new String[][] {{"consumerGroup", "pull-path-it-push"}, {"topic", TOPIC}, {"queueOffset", "0"},
+                {"maxMsgNums", "32"}, {"sysFlag", "0"}, {"commitOffset", "0"}, {"suspendTimeoutMillis", "0"},
+                {"subVersion", "0"}, {"expressionType", "TAG"}}) {
+                request.addExtField(kv[0], kv[1]);
+            }
+            RemotingCommand response = client.invokeSync(cluster.brokerAddr(), request, 10_000);
+            assertEquals(ResponseCode.SYSTEM_ERROR, response.getCode(), String.valueOf(response.getRemark()));
+            assertEquals(on, String.valueOf(response.getRemark()).contains("the custom field <queueId> is null"),
+                response.getRemark());
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** A stock 4.9.0 push consumer from the first offset: every key of both rounds, with its body and properties. */
+    private static void pushConsumeAll(TestCluster cluster, String label) throws Exception {
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        Set<String> wrong = ConcurrentHashMap.newKeySet();
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("pull-path-it-push");
+        consumer.setNamesrvAddr(cluster.namesrvAddr());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe(TOPIC, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+            for (MessageExt m : msgs) {
+                int i = Integer.parseInt(m.getUserProperty("seq"));
+                if (m.getKeys().equals("key-" + i) && m.getTags().equals("tag-" + (i % 3))
+                    && "Zürich-東京".equals(m.getUserProperty("city")) && java.util.Arrays.equals(body(i), m.getBody())
+                    && m.getQueueId() == i % 4) {
+                    seen.add(m.getKeys());
+                } else {
+                    wrong.add(m.getKeys());
+                }
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        try {
+            long deadline = System.currentTimeMillis() + 90_000;
+            while (seen.size() < 2 * PER_ROUND && wrong.isEmpty() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+        } finally {
+            consumer.shutdown();
+        }
+        assertEquals(Set.of(), wrong, label + ": messages that came back different");
+        assertEquals(2 * PER_ROUND, seen.size(), label + ": push consumer read " + seen.size() + " of " + 2 * PER_ROUND);
+    }
+}
