@@ -28,4 +28,9 @@ public final class AgentResult {
     public String sendDelayHistogram;
     /** CPU time the agent's JVM used during the window. */
     public long cpuNanos;
+    /**
+     * Runs with stamped bodies: every acknowledged send of the run (warm-up included), stream id to encoded
+     * SequenceSet; the count check's reference.
+     */
+    public Map<String, String> ackedSequences;
 }

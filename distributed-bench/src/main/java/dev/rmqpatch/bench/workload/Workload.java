@@ -2,8 +2,9 @@ package dev.rmqpatch.bench.workload;
 
 /**
  * What to run. Field names follow OpenMessaging Benchmark workload files (topics, partitionsPerTopic, messageSize,
- * producersPerTopic, producerRate), with durations in seconds; threadsPerAgent and sendMode are this harness's own.
- * Immutable; the {@code with*} methods apply command-line overrides.
+ * producersPerTopic, producerRate, subscriptionsPerTopic, consumerPerSubscription, consumerBacklogSizeGB), with
+ * durations in seconds; threadsPerAgent and sendMode are this harness's own. Immutable; the {@code with*} methods apply
+ * command-line overrides.
  */
 public final class Workload {
     private final String name;
@@ -16,6 +17,11 @@ public final class Workload {
     private final int testDurationSeconds;
     private final int threadsPerAgent;
     private final SendMode sendMode;
+    /** Consumer groups per topic (0 = produce only) and push consumers per group, spread over the agents. */
+    private int subscriptionsPerTopic;
+    private int consumerPerSubscription;
+    /** OMB's backlog test: build this much unconsumed data with the consumers suspended, then let them drain it. */
+    private double consumerBacklogSizeGB;
 
     public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                     double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
@@ -71,37 +77,81 @@ public final class Workload {
     public int testDurationSeconds() { return testDurationSeconds; }
     public int threadsPerAgent() { return threadsPerAgent; }
     public SendMode sendMode() { return sendMode; }
+    public int subscriptionsPerTopic() { return subscriptionsPerTopic; }
+    public int consumerPerSubscription() { return consumerPerSubscription; }
+    public double consumerBacklogSizeGB() { return consumerBacklogSizeGB; }
+    /** True when the run consumes: then bodies carry the stamp, and end-to-end latency and the count check are measured. */
+    public boolean hasConsumers() { return subscriptionsPerTopic > 0; }
+
+    /**
+     * Consumers as OMB's fields describe them: {@code subscriptions} consumer groups per topic, {@code perSubscription}
+     * push consumers in each (spread over the agents), and a backlog to build and drain (0 = none).
+     */
+    public Workload withConsumers(int subscriptions, int perSubscription, double backlogGB) {
+        if (subscriptions < 0 || perSubscription < 0) {
+            throw new IllegalArgumentException("subscriptionsPerTopic and consumerPerSubscription must be 0 or more");
+        }
+        if ((subscriptions == 0) != (perSubscription == 0)) {
+            throw new IllegalArgumentException("subscriptionsPerTopic=" + subscriptions + " with consumerPerSubscription=" + perSubscription
+                + ": give both (a run with consumers) or neither (produce only)");
+        }
+        if (!(backlogGB >= 0) || Double.isInfinite(backlogGB)) {
+            throw new IllegalArgumentException("consumerBacklogSizeGB must be 0 or more, not " + backlogGB);
+        }
+        if (backlogGB > 0 && subscriptions == 0) {
+            throw new IllegalArgumentException("consumerBacklogSizeGB=" + backlogGB + " needs consumers (subscriptionsPerTopic and "
+                + "consumerPerSubscription)");
+        }
+        Workload w = new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds,
+            testDurationSeconds, threadsPerAgent, sendMode);
+        w.subscriptionsPerTopic = subscriptions;
+        w.consumerPerSubscription = perSubscription;
+        w.consumerBacklogSizeGB = backlogGB;
+        return w;
+    }
+
+    /** The same workload without consumers (the harness ceiling against the sink, which serves no pulls). */
+    public Workload produceOnly() {
+        return withConsumers(0, 0, 0);
+    }
+
+    private Workload carry(Workload from) {
+        this.subscriptionsPerTopic = from.subscriptionsPerTopic;
+        this.consumerPerSubscription = from.consumerPerSubscription;
+        this.consumerBacklogSizeGB = from.consumerBacklogSizeGB;
+        return this;
+    }
 
     public Workload withMessageSize(int v) {
-        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withPartitionsPerTopic(int v) {
-        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withTopics(int v) {
-        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withProducerRate(double v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withWarmupDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withTestDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).carry(this);
     }
 
     public Workload withThreadsPerAgent(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode).carry(this);
     }
 
     public Workload withSendMode(SendMode v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v).carry(this);
     }
 
     @Override
@@ -109,6 +159,8 @@ public final class Workload {
         return name + ": " + topics + " topic(s) x " + partitionsPerTopic + " queues, " + messageSize + " B, "
             + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
             + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
-            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s";
+            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s"
+            + (hasConsumers() ? ", " + subscriptionsPerTopic + " subscription(s)/topic x " + consumerPerSubscription + " consumer(s)"
+                + (consumerBacklogSizeGB > 0 ? ", backlog " + consumerBacklogSizeGB + " GB" : "") : "");
     }
 }
