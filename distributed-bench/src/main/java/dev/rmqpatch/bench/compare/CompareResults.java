@@ -47,6 +47,13 @@ public final class CompareResults {
         /** Whether this variant's min-max range overlaps the baseline's, per figure (true = not separable). */
         public Map<String, Boolean> rangeOverlapsBaseline = new LinkedHashMap<>();
         public long failedSends;
+        /** Runs with consumers: deliveries per second in the window, per round and summarised (same shape as tps). */
+        public Spread consumeTps;
+        /** Consume time minus send time, all rounds' histograms merged (same shape as latencyMs). */
+        public LatencySummary endToEndLatencyMs;
+        /** Acknowledged sends never consumed, summed over subscriptions and rounds; duplicate deliveries likewise. */
+        public Long missingMessages;
+        public Long duplicateMessages;
         public List<RoundResult> rounds = new ArrayList<>();
         /** compare --profile: this variant's profile over all its rounds' measured windows. */
         public ProfileSet.VariantProfile profile;
@@ -68,6 +75,10 @@ public final class CompareResults {
         public Long slaveCommitLogMaxOffset;
         public Double slaveCpuUsPerMsg;
         public long failedSends;
+        public Double consumeTps;
+        public LatencySummary endToEndLatencyMs;
+        public Long missingMessages;
+        public Long duplicateMessages;
         public String resultFile;
     }
 

@@ -122,6 +122,11 @@ public final class Workload {
         return this;
     }
 
+    public Workload withProducersPerTopic(int v) {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, v, producerRate, warmupDurationSeconds, testDurationSeconds,
+            threadsPerAgent, sendMode).carry(this);
+    }
+
     public Workload withMessageSize(int v) {
         return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
     }
