@@ -48,7 +48,8 @@ public final class CompareTable {
             s.append(topologyLine(results, topology.toString())).append('\n');
         }
         if (results.harnessCeiling != null && results.harnessCeiling.tps != null) {
-            s.append(String.format(Locale.ROOT, "harness ceiling (same agents and workload against a no-op sink): %,.0f msg/s, p99 %s ms%n",
+            s.append(String.format(Locale.ROOT, "harness ceiling (same agents and workload against a no-op sink%s): %,.0f msg/s, p99 %s ms%n",
+                consumers != null ? ", produce only: the sink stores nothing to consume" : "",
                 results.harnessCeiling.tps, Format.num(results.harnessCeiling.latencyMs.p99, 2)));
         }
         for (String verdict : verdicts(results)) {
