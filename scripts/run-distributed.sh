@@ -32,6 +32,7 @@ Options:
   --variant V          broker variant for this run: 4.9.0 | 4.9.0-tuned | 4.9.0-patched | 4.9.1 ... (default: the file's)
   --set KEY=VALUE      override a setting of the file (repeatable), e.g. --set threads=64 --set broker.flushCommitLogTimed=false
   --threads N          sending threads per agent            (= --set threads=N)
+  --client C           rocketmq (stock producers, default) or wire (pre-encoded frames; = --set client=C)
   --warmup S           warm-up seconds                       (= --set warmup=S)
   --duration S         measured seconds                      (= --set duration=S)
   --consumers N        produce and consume: one subscription per topic with N stock push consumers dealt over
@@ -68,6 +69,7 @@ while [ $# -gt 0 ]; do
     --variant) SET_OVERRIDES+=("variant=${2:?--variant needs a value}"); shift 2 ;;
     --set) SET_OVERRIDES+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
     --threads) SET_OVERRIDES+=("threads=${2:?--threads needs a number}"); shift 2 ;;
+    --client) SET_OVERRIDES+=("client=${2:?--client needs rocketmq or wire}"); shift 2 ;;
     --warmup) SET_OVERRIDES+=("warmup=${2:?--warmup needs seconds}"); shift 2 ;;
     --duration) SET_OVERRIDES+=("duration=${2:?--duration needs seconds}"); shift 2 ;;
     --consumers) SET_OVERRIDES+=("consumers=${2:?--consumers needs a number}"); shift 2 ;;
@@ -176,7 +178,7 @@ finish
   echo "run:         $RUN_ID"
   echo "variant:     ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)"
   echo "cluster:     $CLUSTER (transport ${CFG[transport]}, ${#HOSTS[@]} hosts, name servers $NAMESRV_ADDR)"
-  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   if [ -f "$OUT/results.json" ]; then
     echo "status:      $(json_eval "$OUT/results.json" '.result.status' 'd["result"]["status"]')"
     echo "msg/s:       $(json_eval "$OUT/results.json" '.result.tps // "n/a" | if type == "number" then floor else . end' 'round(d["result"]["tps"]) if d["result"].get("tps") is not None else "n/a"')"

@@ -64,6 +64,7 @@ declare -A CFG_DEFAULTS=(
   [threads]=100              # sending threads per agent
   [message_size]=300
   [send_mode]=sync           # sync | async | oneway
+  [client]=rocketmq          # rocketmq (stock DefaultMQProducer) | wire (pre-encoded frames, a fraction of the CPU)
   [consumers]=0              # push consumers of one subscription per topic, dealt over the agents; 0 = produce only
   [rate]=0                   # total msg/s over all agents, 0 = unlimited
   [warmup]=30                # seconds
@@ -320,6 +321,7 @@ _validate_settings() {
   case "${CFG[replication]}" in sync|async) ;; *) die "replication must be sync or async, not '${CFG[replication]}'" 2 ;; esac
   case "${CFG[flush]}" in sync|async) ;; *) die "flush must be sync or async, not '${CFG[flush]}'" 2 ;; esac
   case "${CFG[send_mode]}" in sync|async|oneway) ;; *) die "send_mode must be sync, async or oneway" 2 ;; esac
+  case "${CFG[client]}" in rocketmq|wire) ;; *) die "client must be rocketmq or wire, not '${CFG[client]}'" 2 ;; esac
   case "${CFG[broker_jmx]}" in on|tls|off) ;; *) die "broker_jmx must be on, tls or off, not '${CFG[broker_jmx]}'" 2 ;; esac
   [ -z "${CFG[secrets_dir]}" ] || [[ "${CFG[secrets_dir]}" == /* ]] || die "secrets_dir must be an absolute path" 2
   case "${CFG[bind]}" in cluster|all) ;; *) die "bind must be cluster or all, not '${CFG[bind]}'" 2 ;; esac
@@ -405,7 +407,7 @@ cluster_describe() {
   echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
   echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
   echo "access: agents need the token, broker JMX (${CFG[broker_jmx]}) the read-only password; both in $(secrets_dir)"
-  echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   for h in "${HOSTS[@]}"; do
     echo "host $h (${HADDR[$h]}):"
     for id in $(host_instances "$h"); do

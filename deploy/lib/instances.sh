@@ -499,6 +499,7 @@ coordinator_args() {
   local args=(run --namesrv "$(first_namesrv)")
   for a in "${AGENT_ADDRS[@]}"; do args+=(--agent "$a"); done
   args+=(--partitions "${CFG[queues]}" --threads "${CFG[threads]}" --size "${CFG[message_size]}" --mode "${CFG[send_mode]}"
+         --client "${CFG[client]}"
          --rate "${CFG[rate]}" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}" --send-timeout "${CFG[send_timeout]}"
          --consumers "${CFG[consumers]}" --out "$out")
   # Credentials by file name only: where the coordinator runs, the control host's secrets folder or R/secrets.

@@ -6,6 +6,7 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.protocol.StartRequest;
 import dev.rmqpatch.bench.protocol.TargetRequest;
+import dev.rmqpatch.bench.workload.ClientMode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -25,7 +26,7 @@ public final class Agent {
     private final long pid = ProcessHandle.current().pid();
     private State state = State.IDLE;
     private String error;
-    private LoadGenerator generator;
+    private LoadDriver generator;
     /** The run's push consumers; null in a run without them. */
     private Consumers consumers;
 
@@ -66,11 +67,12 @@ public final class Agent {
         return s;
     }
 
-    /** A sender thread died of something other than a send failure: the run cannot be trusted any more. */
+    /** A sender thread died, or the wire agent's brokers stopped answering: the run cannot be trusted any more. */
     private void checkCrash() {
-        if (generator != null && generator.crash() != null && state != State.FAILED) {
+        String failure = generator == null ? null : generator.failure();
+        if (failure != null && state != State.FAILED) {
             state = State.FAILED;
-            error = "a sender thread crashed: " + generator.crash();
+            error = failure;
         }
     }
 
@@ -88,7 +90,8 @@ public final class Agent {
         try {
             // Consumers first: they subscribe and rebalance while the producers wait for their routes.
             consumers = Consumers.start(name, request);
-            generator = LoadGenerator.prepare(name, request);
+            generator = ClientMode.parse(request.client) == ClientMode.WIRE
+                ? WireLoadGenerator.prepare(name, request) : LoadGenerator.prepare(name, request);
             state = State.PREPARED;
             error = null;
             return status();
@@ -98,6 +101,8 @@ public final class Agent {
                 consumers = null;
             }
             throw new AgentException(400, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new AgentException(400, name + ": " + e.getMessage());
         }
     }
 

@@ -30,7 +30,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * target at a time; {@link #switchTarget} moves them, so the same warm JVM, threads and connections load each
  * cluster in turn.
  */
-final class LoadGenerator {
+final class LoadGenerator implements LoadDriver {
     private final String agentName;
     private final PrepareRequest request;
     private final SendMode mode;
@@ -103,7 +103,7 @@ final class LoadGenerator {
         }
     }
 
-    private static void validate(PrepareRequest r) throws PrepareException {
+    static void validate(PrepareRequest r) throws PrepareException {
         if (r.targets != null && r.targets.isEmpty()) {
             throw new PrepareException("prepare request with an empty list of targets", null);
         }
@@ -204,7 +204,8 @@ final class LoadGenerator {
     }
 
     /** Begins sending (warm-up phase) after the delay. */
-    synchronized void start(long delayMs) {
+    @Override
+    public synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
         phase = newPhase(begin);
         // With several targets nothing is sent until the coordinator picks one: the first window then starts with
@@ -236,7 +237,8 @@ final class LoadGenerator {
      * schedule that starts now, and returns the progress interval that ends here. A fresh schedule keeps a window that
      * fell behind from pushing its backlog into the next target's window.
      */
-    synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
+    @Override
+    public synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
         if (index != PAUSE && (index < 0 || index >= targets.size())) {
             throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets.size() - 1)
                 + ", or " + PAUSE + " to pause");
@@ -251,7 +253,8 @@ final class LoadGenerator {
         return progress();
     }
 
-    int targetCount() {
+    @Override
+    public int targetCount() {
         return targets.size();
     }
 
@@ -317,7 +320,12 @@ final class LoadGenerator {
         }
         int ackStream = stream;
         long ackSequence = sequence;
-        Message message = new Message(topic, body);
+        // The same constructor as new Message(topic, body) when there are no tags or keys.
+        Message message = new Message(topic, request.tags == null ? "" : request.tags, request.keys == null ? "" : request.keys, 0,
+            body, true);
+        if (request.userProperties != null) {
+            request.userProperties.forEach(message::putUserProperty);
+        }
         if (outstanding != null) {
             outstanding.acquire();
         }
@@ -377,8 +385,8 @@ final class LoadGenerator {
         }
     }
 
-    /** Sends acknowledged since start, all phases. */
-    long ackedSinceStart() {
+    @Override
+    public long ackedSinceStart() {
         long n = 0;
         synchronized (phases) {
             for (PhaseStats p : phases) {
@@ -389,13 +397,15 @@ final class LoadGenerator {
     }
 
     /** Starts the measurement window: from now on sends are charged to a fresh phase. */
-    synchronized void beginMeasurement() {
+    @Override
+    public synchronized void beginMeasurement() {
         measureStartNanos = System.nanoTime();
         measureStartCpu = processCpuNanos();
         phase = newPhase(measureStartNanos);
     }
 
-    ProgressReport progress() {
+    @Override
+    public ProgressReport progress() {
         PhaseStats current = phase;
         ProgressReport report = new ProgressReport();
         if (current == null) {
@@ -406,16 +416,20 @@ final class LoadGenerator {
         report.sent = interval.sent;
         report.acked = interval.acked;
         report.failed = interval.failed;
+        report.errorsByKind = interval.errorsByKind;
         report.latencyHistogram = Histograms.encode(interval.latency);
         return report;
     }
 
-    Throwable crash() {
-        return threadCrash;
+    @Override
+    public String failure() {
+        Throwable t = threadCrash;
+        return t == null ? null : "a sender thread crashed: " + t;
     }
 
     /** Stops sending, waits for answers to what was sent, and reports the measurement window. */
-    synchronized AgentResult stop(String host, long pid) {
+    @Override
+    public synchronized AgentResult stop(String host, long pid) {
         long stopNanos = System.nanoTime();
         long stopCpu = processCpuNanos();
         running = false;
@@ -436,6 +450,7 @@ final class LoadGenerator {
         result.host = host;
         result.pid = pid;
         result.mode = mode.label();
+        result.client = "rocketmq";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
         result.total = new Counts();
@@ -484,7 +499,8 @@ final class LoadGenerator {
     }
 
     /** Stops everything without a report (agent shutdown, failed run). */
-    synchronized void abort() {
+    @Override
+    public synchronized void abort() {
         running = false;
         for (Thread t : threads) {
             t.interrupt();

@@ -35,6 +35,7 @@ public final class PhaseStats {
     private long reportedAcked;
     private long reportedFailed;
     private Histogram recycledInterval;
+    private final Map<String, Long> reportedByError = new java.util.HashMap<>();
 
     public PhaseStats(long startNanos) {
         this.startNanos = startNanos;
@@ -70,6 +71,16 @@ public final class PhaseStats {
         String key = errorKey(error);
         byError.computeIfAbsent(key, k -> new LongAdder()).increment();
         errorSamples.computeIfAbsent(key, k -> describe(error));
+        failed.increment();
+    }
+
+    /** A failure already classified by the caller (the wire agent: broker response code, timeout, lost connection). */
+    public void onFailed(String key, java.util.function.Supplier<String> sample) {
+        byError.computeIfAbsent(key, k -> new LongAdder()).increment();
+        errorSamples.computeIfAbsent(key, k -> {
+            String text = String.valueOf(sample.get());
+            return text.length() <= MAX_SAMPLE_LENGTH ? text : text.substring(0, MAX_SAMPLE_LENGTH) + "...";
+        });
         failed.increment();
     }
 
@@ -111,8 +122,16 @@ public final class PhaseStats {
         // Oneway sends have no answer; for the progress line they count as done when the call returned.
         long done = acked.sum() + unconfirmed.sum();
         long f = failed.sum();
+        Map<String, Long> kinds = new TreeMap<>();
+        byError.forEach((k, v) -> {
+            long n = v.sum() - reportedByError.getOrDefault(k, 0L);
+            if (n > 0) {
+                kinds.put(k, n);
+            }
+            reportedByError.put(k, v.sum());
+        });
         Interval interval = new Interval(nowNanos - lastDrainNanos, s - reportedSent, done - reportedAcked,
-            f - reportedFailed, recycledInterval.copy());
+            f - reportedFailed, recycledInterval.copy(), kinds);
         reportedSent = s;
         reportedAcked = done;
         reportedFailed = f;
@@ -168,8 +187,11 @@ public final class PhaseStats {
         public final long acked;
         public final long failed;
         public final Histogram latency;
+        /** Failures of this interval by kind (the keys of {@link #byError()}). */
+        public final Map<String, Long> errorsByKind;
 
-        Interval(long nanos, long sent, long acked, long failed, Histogram latency) {
+        Interval(long nanos, long sent, long acked, long failed, Histogram latency, Map<String, Long> errorsByKind) {
+            this.errorsByKind = errorsByKind;
             this.nanos = nanos;
             this.sent = sent;
             this.acked = acked;

@@ -63,6 +63,18 @@ public final class UniformRateLimiter {
     }
 
     /**
+     * Takes the next permit without waiting and returns its intended time: for callers that schedule the send
+     * themselves (the wire agent's event loop) instead of blocking a thread.
+     */
+    public long next() {
+        if (!started) {
+            throw new IllegalStateException("start() the limiter first");
+        }
+        long n = issued.getAndIncrement();
+        return startNanos + (long) (n * nanosPerPermit);
+    }
+
+    /**
      * Takes the next permit and waits until its intended time (not at all when the schedule is already behind).
      * Returns the intended time; {@code keepWaiting} is polled between wait slices, and when it turns false the
      * method returns early without having reached the intended time.
@@ -71,8 +83,7 @@ public final class UniformRateLimiter {
         if (!started) {
             throw new IllegalStateException("start() the limiter first");
         }
-        long n = issued.getAndIncrement();
-        long intended = startNanos + (long) (n * nanosPerPermit);
+        long intended = next();
         while (keepWaiting.getAsBoolean()) {
             long wait = intended - clock.nanoTime();
             if (wait <= 0) {

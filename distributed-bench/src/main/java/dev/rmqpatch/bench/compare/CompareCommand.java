@@ -7,6 +7,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.efficiency.EfficiencyRunner;
 import dev.rmqpatch.bench.efficiency.PinMode;
 import dev.rmqpatch.bench.report.Metadata;
+import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.bench.workload.WorkloadParser;
@@ -33,7 +34,7 @@ public final class CompareCommand {
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
         "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology",
-        "--window", "--pairs", "--pin", "--consumers");
+        "--window", "--pairs", "--pin", "--client", "--consumers");
     private static final Set<String> BOOLEANS = Set.of("--no-sink", "--efficiency", "--profile");
     /** Saturation-mode options that mean nothing in efficiency mode, and the other way round. */
     private static final List<String> SATURATION_ONLY = List.of("--rounds", "--duration", "--no-sink", "--ceiling");
@@ -167,6 +168,9 @@ public final class CompareCommand {
             if (f.has("--mode")) {
                 w = w.withSendMode(SendMode.parse(f.get("--mode", null)));
             }
+            if (f.has("--client")) {
+                w = w.withClient(ClientMode.parse(f.get("--client", null)));
+            }
             if (f.has("--rate") && !efficiency) {
                 w = w.withProducerRate(f.doubleValue("--rate", 0, 0));
             }
@@ -197,10 +201,10 @@ public final class CompareCommand {
             if (o.efficiency) {
                 Workload w = o.workload;
                 out.printf("comparing %s in efficiency mode: %d pair(s) of %d s windows, rate %s, --pin %s%s, baseline %s, topology %s; "
-                        + "%d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, warm-up %d s per variant; output %s%n", o.variants, o.pairs,
-                    o.windowSeconds, o.rate == null ? "from the probe" : String.format("%,.0f msg/s", o.rate), o.pin.label(),
+                        + "%d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s%n",
+                    o.variants, o.pairs, o.windowSeconds, o.rate == null ? "from the probe" : String.format("%,.0f msg/s", o.rate), o.pin.label(),
                     o.profile ? ", profiled" : "", o.baseline, o.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), o.agents,
-                    w.threadsPerAgent(), w.sendMode().label(), w.warmupDurationSeconds(), o.outDir);
+                    w.threadsPerAgent(), w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), o.outDir);
                 new EfficiencyRunner(o, out).run();
             } else {
                 out.printf("comparing %s, %d round(s), baseline %s, topology %s%s; %s; output %s%n", o.variants, o.rounds, o.baseline, o.topology,

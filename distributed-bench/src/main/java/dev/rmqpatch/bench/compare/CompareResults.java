@@ -14,12 +14,19 @@ public final class CompareResults {
     public String error;
     /** This mode; compare --efficiency writes {@link dev.rmqpatch.bench.efficiency.EfficiencyResults} with "efficiency". */
     public final String mode = "saturation";
+    /** How the agents sent, in every round and in the sink runs: rocketmq (stock DefaultMQProducer) or wire. */
+    public String clientMode;
     /** The --rate of every round, total msg/s; 0 = unlimited (the agents saturate the broker). */
     public double rateMsgPerS;
     public String baseline;
     public List<VariantResult> variants = new ArrayList<>();
-    /** The harness ceiling: the same workload against the no-op sink; null with --no-sink. */
+    /** The harness ceiling: the same workload and client against the raw sink; null with --no-sink. */
     public Ceiling harnessCeiling;
+    /**
+     * The same workload and client against the stock-remoting sink: its sinkCpuUsPerMsg is what any broker on the stock
+     * remoting layer pays per message before storing anything; null with --no-sink or --ceiling.
+     */
+    public Ceiling remotingFloor;
     /** compare --profile: how the profiles were taken, and the baseline's top methods across variants. */
     public ProfileSet.Comparison profile;
     public List<String> warnings = new ArrayList<>();
@@ -47,6 +54,10 @@ public final class CompareResults {
         /** Whether this variant's min-max range overlaps the baseline's, per figure (true = not separable). */
         public Map<String, Boolean> rangeOverlapsBaseline = new LinkedHashMap<>();
         public long failedSends;
+        /** Failed sends of all rounds' measurement windows by kind (exception or broker response code, timeout, lost connection). */
+        public Map<String, Long> errorsByKind;
+        /** CPU the agent JVMs used per message: how much of the machine the load generator took in these rounds. */
+        public Spread agentCpuUsPerMsg;
         /** Runs with consumers: deliveries per second in the window, per round and summarised (same shape as tps). */
         public Spread consumeTps;
         /** Consume time minus send time, all rounds' histograms merged (same shape as latencyMs). */
@@ -75,6 +86,8 @@ public final class CompareResults {
         public Long slaveCommitLogMaxOffset;
         public Double slaveCpuUsPerMsg;
         public long failedSends;
+        public Map<String, Long> errorsByKind;
+        public Double agentCpuUsPerMsg;
         public Double consumeTps;
         public LatencySummary endToEndLatencyMs;
         public Long missingMessages;
@@ -82,12 +95,21 @@ public final class CompareResults {
         public String resultFile;
     }
 
-    /** Harness ceiling measured with the sink. */
+    /** A run against a sink: the harness ceiling (raw sink) or the remoting floor (stock remoting sink). */
     public static final class Ceiling {
+        /** raw or remoting. */
+        public String sinkServer;
+        public String clientMode;
         public Double tps;
         public LatencySummary latencyMs;
         public Double agentCpuUsPerMsg;
         public Double sinkCpuUsPerMsg;
+        /** Harness ceiling only: its msg/s over the baseline variant's median msg/s (how much headroom the agents leave). */
+        public Double timesBaselineTps;
+        /** Harness ceiling only: the agents' CPU per message in the baseline's rounds over the baseline broker's. */
+        public Double baselineAgentToBrokerCpu;
+        /** --profile, harness ceiling only: flame graphs of the raw sink and the agents during its measured window, by role. */
+        public Map<String, String> flameGraphs;
         public String resultFile;
     }
 }

@@ -93,6 +93,7 @@ public final class CompareRunner {
             }
         }
         results.baseline = o.baseline;
+        results.clientMode = o.workload.client().label();
         results.rateMsgPerS = o.workload.producerRate();
         describe();
         for (Variant v : o.variants) {
@@ -164,11 +165,27 @@ public final class CompareRunner {
     }
 
     private void measureCeiling(List<AgentClient> agents, BrokerAdmin admin) throws IOException, RunFailedException {
-        Path dir = o.outDir.resolve("runs/sink");
-        out.println("harness ceiling: the same workload against a no-op sink ...");
-        LocalJvm.Started sink = LocalJvm.launch("sink", List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
-            List.of("sink", "--port", "0", "--queues", Integer.toString(o.workload.partitionsPerTopic()), "--log-dir", dir.resolve("logs").toString()),
-            dir.resolve("sink.out"), SinkMain.READY_PREFIX, Duration.ofSeconds(60));
+        out.printf("harness ceiling: the same workload and client (%s) against the raw sink ...%n", o.workload.client().label());
+        results.harnessCeiling = sinkRun(agents, admin, "raw", o.outDir.resolve("runs/sink"));
+        out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n", results.harnessCeiling.tps,
+            format(results.harnessCeiling.agentCpuUsPerMsg));
+        summarize();
+        ResultsFile.write(o.outDir.resolve("results.json"), results);
+        out.println("remoting floor: the same against the stock-remoting sink (NettyRemotingServer, fastjson, a processor pool) ...");
+        results.remotingFloor = sinkRun(agents, admin, "remoting", o.outDir.resolve("runs/sink-remoting"));
+        out.printf("remoting floor: %,.0f msg/s, the stock remoting layer alone costs %s us CPU/msg%n", results.remotingFloor.tps,
+            format(results.remotingFloor.sinkCpuUsPerMsg));
+    }
+
+    private static String format(Double v) {
+        return v == null ? "-" : String.format("%.1f", v);
+    }
+
+    private CompareResults.Ceiling sinkRun(List<AgentClient> agents, BrokerAdmin admin, String server, Path dir)
+        throws IOException, RunFailedException {
+        LocalJvm.Started sink = LocalJvm.launch("sink-" + server, List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
+            SinkMain.arguments(server, o.workload.partitionsPerTopic(), dir.resolve("logs")), dir.resolve("sink.out"), SinkMain.READY_PREFIX,
+            Duration.ofSeconds(60));
         try {
             String addr = "127.0.0.1:" + sink.port;
             Map<String, List<Long>> roles = roles(agents);
@@ -178,17 +195,36 @@ public final class CompareRunner {
             // Produce only: the sink stores nothing, so there is nothing to consume; the ceiling is the producers'.
             spec.workload = o.workload.produceOnly().withTestDurationSeconds(Math.min(o.workload.testDurationSeconds(), 10));
             spec.namesrv = addr;
-            spec.label = "sink";
-            RunResult r = new Coordinator(agents, admin, probe, List.of(sink.process), out).run(spec);
+            spec.label = server.equals("raw") ? "sink" : "sink-remoting";
+            Coordinator coordinator = new Coordinator(agents, admin, probe, List.of(sink.process), out);
+            Map<String, List<ProfiledJvm>> profiled = new LinkedHashMap<>();
+            if (profiling != null && server.equals("raw")) {
+                profiled.put("sink", List.of(profiling.session(sink.process.pid())));
+                List<ProfiledJvm> agentJvms = new ArrayList<>();
+                for (AgentClient a : agents) {
+                    if (a.isLocal()) {
+                        agentJvms.add(profiling.session(a.process().pid()));
+                    }
+                }
+                profiled.put("agent", agentJvms);
+                List<ProfiledJvm> all = new ArrayList<>();
+                profiled.values().forEach(all::addAll);
+                coordinator.withWindowListener(new ProfiledWindow(all, "sink"));
+            }
+            RunResult r = coordinator.run(spec);
             ResultsFile.write(dir.resolve("result.json"), r);
             CompareResults.Ceiling c = new CompareResults.Ceiling();
+            c.sinkServer = server;
+            c.clientMode = o.workload.client().label();
             c.tps = r.tps;
             c.latencyMs = r.latencyMs;
             c.agentCpuUsPerMsg = r.agentCpuUsPerMsg;
             c.sinkCpuUsPerMsg = r.broker == null ? null : r.broker.cpuUsPerMsg;
             c.resultFile = o.outDir.relativize(dir.resolve("result.json")).toString();
-            results.harnessCeiling = c;
-            out.printf("harness ceiling: %,.0f msg/s (agents %s us CPU/msg)%n", r.tps, r.agentCpuUsPerMsg == null ? "-" : String.format("%.1f", r.agentCpuUsPerMsg));
+            if (!profiled.isEmpty()) {
+                c.flameGraphs = harnessFlameGraphs(profiled, dir);
+            }
+            return c;
         } finally {
             sink.process.stop(Duration.ofSeconds(10));
         }
@@ -272,31 +308,71 @@ public final class CompareRunner {
 
     /** Profiles exactly the coordinator's measurement window; trouble becomes a warning, never a failed round. */
     private final class ProfiledWindow implements Coordinator.WindowListener {
-        private final ProfiledJvm jvm;
+        private final List<ProfiledJvm> jvms;
         private final String label;
 
         ProfiledWindow(ProfiledJvm jvm, String label) {
-            this.jvm = jvm;
+            this(List.of(jvm), label);
+        }
+
+        ProfiledWindow(List<ProfiledJvm> jvms, String label) {
+            this.jvms = jvms;
             this.label = label;
         }
 
         @Override
         public void opening() {
-            try {
-                jvm.resume();
-            } catch (AsyncProfiler.ProfilerException e) {
-                profileWarnings.add("[" + label + "] not profiled: " + e.getMessage());
+            for (ProfiledJvm jvm : jvms) {
+                try {
+                    jvm.resume();
+                } catch (AsyncProfiler.ProfilerException e) {
+                    profileWarnings.add("[" + label + "] JVM " + jvm.pid() + " not profiled: " + e.getMessage());
+                }
             }
         }
 
         @Override
         public void closed() {
-            try {
-                jvm.pause();
-            } catch (AsyncProfiler.ProfilerException e) {
-                profileWarnings.add("[" + label + "] profiler did not stop: " + e.getMessage());
+            for (ProfiledJvm jvm : jvms) {
+                try {
+                    jvm.pause();
+                } catch (AsyncProfiler.ProfilerException e) {
+                    profileWarnings.add("[" + label + "] profiler of JVM " + jvm.pid() + " did not stop: " + e.getMessage());
+                }
             }
         }
+    }
+
+    /**
+     * --profile: flame graphs of the harness itself during the ceiling run (the raw sink, and the agents together),
+     * to show where the ceiling's CPU goes (kernel TCP, wake-ups, frame writing).
+     */
+    private Map<String, String> harnessFlameGraphs(Map<String, List<ProfiledJvm>> byRole, Path dir) {
+        Map<String, String> written = new LinkedHashMap<>();
+        for (Map.Entry<String, List<ProfiledJvm>> e : byRole.entrySet()) {
+            CollapsedStacks all = new CollapsedStacks();
+            for (ProfiledJvm jvm : e.getValue()) {
+                Path file = dir.resolve("profile-" + e.getKey() + "-" + jvm.pid() + ".collapsed");
+                try {
+                    if (jvm.dump(file)) {
+                        all.addAll(CollapsedStacks.read(file));
+                    }
+                } catch (AsyncProfiler.ProfilerException | IOException | IllegalArgumentException ex) {
+                    profileWarnings.add("[sink] profile of the " + e.getKey() + " not collected: " + ex.getMessage());
+                }
+            }
+            if (all.total() > 0) {
+                String html = "flame-harness-" + e.getKey() + ".html";
+                try {
+                    dev.rmqpatch.bench.profile.FlameGraphHtml.write(all, e.getKey() + " CPU during the harness-ceiling run ("
+                        + profiling.event().name() + ", client " + o.workload.client().label() + ")", o.outDir.resolve(html));
+                    written.put(e.getKey(), html);
+                } catch (IOException ex) {
+                    profileWarnings.add("[sink] " + html + " not written: " + ex.getMessage());
+                }
+            }
+        }
+        return written;
     }
 
     private void collectProfile(String variant, ProfiledJvm jvm, Path file, String label) {
@@ -374,6 +450,7 @@ public final class CompareRunner {
             }
         }
         Summarizer.relate(results.variants, results.baseline);
+        Summarizer.headroom(results);
         results.warnings = Summarizer.warnings(results);
         results.warnings.addAll(profileWarnings);
     }

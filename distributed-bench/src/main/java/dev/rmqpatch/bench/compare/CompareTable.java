@@ -47,10 +47,36 @@ public final class CompareTable {
         if (topology != null) {
             s.append(topologyLine(results, topology.toString())).append('\n');
         }
-        if (results.harnessCeiling != null && results.harnessCeiling.tps != null) {
-            s.append(String.format(Locale.ROOT, "harness ceiling (same agents and workload against a no-op sink%s): %,.0f msg/s, p99 %s ms%n",
-                consumers != null ? ", produce only: the sink stores nothing to consume" : "",
-                results.harnessCeiling.tps, Format.num(results.harnessCeiling.latencyMs.p99, 2)));
+        s.append("client: ").append(results.clientMode == null ? "rocketmq" : results.clientMode);
+        List<String> agentCpu = new ArrayList<>();
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.agentCpuUsPerMsg != null && v.agentCpuUsPerMsg.median != null) {
+                agentCpu.add(v.name + " " + Format.num(v.agentCpuUsPerMsg.median, 1));
+            }
+        }
+        if (!agentCpu.isEmpty()) {
+            s.append("; agent us CPU/msg (median): ").append(String.join(", ", agentCpu));
+        }
+        s.append('\n');
+        CompareResults.Ceiling c = results.harnessCeiling;
+        if (c != null && c.tps != null) {
+            s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink%s): %,.0f msg/s, p99 %s ms, "
+                + "agents %s us CPU/msg, sink %s us CPU/msg%n", consumers != null ? ", produce only: the sink stores nothing to consume" : "", c.tps, c.latencyMs == null ? "-" : Format.num(c.latencyMs.p99, 2),
+                Format.num(c.agentCpuUsPerMsg, 1), Format.num(c.sinkCpuUsPerMsg, 1)));
+            if (c.timesBaselineTps != null || c.baselineAgentToBrokerCpu != null) {
+                s.append(String.format(Locale.ROOT, "headroom: the ceiling is %sx %s's msg/s; in its rounds the agents spent %sx its broker's CPU "
+                    + "per message%n", Format.num(c.timesBaselineTps, 2), results.baseline, Format.num(c.baselineAgentToBrokerCpu, 2)));
+            }
+        }
+        CompareResults.Ceiling f = results.remotingFloor;
+        if (f != null && f.tps != null) {
+            s.append(String.format(Locale.ROOT, "remoting floor (the same against the stock-remoting sink): %,.0f msg/s, sink %s us CPU/msg: what "
+                + "the stock remoting layer costs a broker before it stores anything%n", f.tps, Format.num(f.sinkCpuUsPerMsg, 1)));
+        }
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.errorsByKind != null) {
+                s.append(String.format(Locale.ROOT, "errors %s: %s%n", v.name, v.errorsByKind));
+            }
         }
         for (String verdict : verdicts(results)) {
             s.append(verdict).append('\n');

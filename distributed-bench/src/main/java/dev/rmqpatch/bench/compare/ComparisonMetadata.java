@@ -78,6 +78,13 @@ public final class ComparisonMetadata {
         v.put("subscriptionsPerTopic", w.subscriptionsPerTopic());
         v.put("consumerPerSubscription", w.consumerPerSubscription());
         v.put("consumerBacklogSizeGB", w.consumerBacklogSizeGB());
+        v.put("client", w.client().label());
+        if (w.messageTags() != null) {
+            v.put("messageTags", w.messageTags());
+        }
+        if (w.messageKeys() != null) {
+            v.put("messageKeys", w.messageKeys());
+        }
         return v;
     }
 

@@ -39,8 +39,33 @@ public final class Summarizer {
             x.missingMessages = r.delivery.missingMessages;
             x.duplicateMessages = r.delivery.duplicateMessages;
         }
+        x.errorsByKind = r.byError == null || r.byError.isEmpty() ? null : new java.util.TreeMap<>(r.byError);
+        x.agentCpuUsPerMsg = r.agentCpuUsPerMsg;
         x.resultFile = resultFile;
         return x;
+    }
+
+    /**
+     * How far the harness is from being the limit, against the baseline variant: the ceiling's msg/s over the baseline's
+     * median msg/s, and the agents' CPU per message over the baseline broker's (both measured with the same agents).
+     */
+    public static void headroom(CompareResults results) {
+        CompareResults.Ceiling c = results.harnessCeiling;
+        if (c == null) {
+            return;
+        }
+        for (CompareResults.VariantResult v : results.variants) {
+            if (!v.name.equals(results.baseline)) {
+                continue;
+            }
+            if (c.tps != null && v.tps != null && v.tps.median != null && v.tps.median > 0) {
+                c.timesBaselineTps = c.tps / v.tps.median;
+            }
+            if (v.agentCpuUsPerMsg != null && v.agentCpuUsPerMsg.median != null && v.brokerCpuUsPerMsg != null
+                && v.brokerCpuUsPerMsg.median != null && v.brokerCpuUsPerMsg.median > 0) {
+                c.baselineAgentToBrokerCpu = v.agentCpuUsPerMsg.median / v.brokerCpuUsPerMsg.median;
+            }
+        }
     }
 
     /** Summarises one variant from its completed rounds (run results in round order, same length as rounds). */
@@ -54,6 +79,14 @@ public final class Summarizer {
             v.slaveCpuUsPerMsg = spread(v.rounds, r -> r.slaveCpuUsPerMsg);
         }
         v.failedSends = v.rounds.stream().mapToLong(r -> r.failedSends).sum();
+        v.agentCpuUsPerMsg = spread(v.rounds, r -> r.agentCpuUsPerMsg);
+        java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (CompareResults.RoundResult r : v.rounds) {
+            if (r.errorsByKind != null) {
+                r.errorsByKind.forEach((k, n) -> kinds.merge(k, n, Long::sum));
+            }
+        }
+        v.errorsByKind = kinds.isEmpty() ? null : kinds;
         List<Histogram> latencies = new ArrayList<>();
         for (RunResult r : runs) {
             if (r.latencyHistogram != null) {
@@ -145,7 +178,8 @@ public final class Summarizer {
                     + "see each round's result.json, delivery)", v.name, v.missingMessages));
             }
             if (v.failedSends > 0) {
-                w.add(String.format("%s: %,d sends failed in the measurement windows (see the rounds' result.json for causes)", v.name, v.failedSends));
+                w.add(String.format("%s: %,d sends failed in the measurement windows: %s (samples in the rounds' result.json)", v.name,
+                    v.failedSends, v.errorsByKind == null ? "kinds not recorded" : v.errorsByKind));
             }
         }
         return w;

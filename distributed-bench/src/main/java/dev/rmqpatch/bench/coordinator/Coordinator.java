@@ -98,6 +98,7 @@ public final class Coordinator {
         result.runId = spec.runId;
         result.startedAt = Instant.now().toString();
         result.workload = view(spec.workload);
+        result.clientMode = spec.workload.client().label();
         result.namesrv = spec.namesrv;
         result.topics = spec.topics();
         boolean started = false;
@@ -316,6 +317,10 @@ public final class Coordinator {
         r.sendTimeoutMs = spec.sendTimeoutMs;
         r.maxOutstanding = spec.maxOutstanding;
         r.routeWaitMs = spec.routeWaitMs;
+        r.client = w.client().label();
+        r.tags = w.messageTags();
+        r.keys = w.messageKeys();
+        r.ioThreads = spec.ioThreads;
         return r;
     }
 
@@ -330,6 +335,7 @@ public final class Coordinator {
             List<ProgressReport> reports = forAll(AgentClient::progress);
             double tps = 0;
             long errors = 0;
+            Map<String, Long> kinds = new java.util.TreeMap<>();
             List<Histogram> latencies = new ArrayList<>();
             double consumeTps = 0;
             List<Histogram> endToEnd = new ArrayList<>();
@@ -345,6 +351,9 @@ public final class Coordinator {
                     consumeTps += r.consumed * 1e9 / r.intervalNanos;
                 }
                 errors += r.failed;
+                if (r.errorsByKind != null) {
+                    r.errorsByKind.forEach((k, n) -> kinds.merge(k, n, Long::sum));
+                }
                 if (r.latencyHistogram != null) {
                     latencies.add(Histograms.decode(r.latencyHistogram));
                 }
@@ -364,6 +373,7 @@ public final class Coordinator {
             p.p99Ms = LatencySummary.of(Histograms.merge(latencies)).p99;
             p.errors = errors;
             p.errorsSoFar = errorsSoFar[0];
+            p.errorsByKind = kinds.isEmpty() ? null : kinds;
             String consume = "";
             if (spec.workload.hasConsumers()) {
                 p.consumeTps = consumeTps;
@@ -377,8 +387,8 @@ public final class Coordinator {
                 }
             }
             result.progress.add(p);
-            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%n", spec.label, phase, s, seconds, tps,
-                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase);
+            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
+                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();
         }
     }
@@ -567,6 +577,8 @@ public final class Coordinator {
                 v.sendDelayMs = LatencySummary.of(delay);
             }
             v.cpuUsPerMsg = done > 0 ? r.cpuNanos / 1000.0 / done : null;
+            v.client = r.client;
+            v.lateAnswers = r.lateAnswers;
             result.agents.add(v);
             if (v.tps != null) {
                 tps += v.tps;
@@ -612,6 +624,9 @@ public final class Coordinator {
         v.subscriptionsPerTopic = w.subscriptionsPerTopic();
         v.consumerPerSubscription = w.consumerPerSubscription();
         v.consumerBacklogSizeGB = w.consumerBacklogSizeGB();
+        v.client = w.client().label();
+        v.messageTags = w.messageTags();
+        v.messageKeys = w.messageKeys();
         return v;
     }
 

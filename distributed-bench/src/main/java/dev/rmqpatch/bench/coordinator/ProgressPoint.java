@@ -13,4 +13,6 @@ public final class ProgressPoint {
     public Double consumeTps;
     public Double endToEndP99Ms;
     public Long backlogBytes;
+    /** This second's errors by kind; null when there were none. */
+    public java.util.Map<String, Long> errorsByKind;
 }

@@ -14,6 +14,7 @@ import dev.rmqpatch.bench.report.Metadata;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.report.RunTable;
 import dev.rmqpatch.bench.sink.SinkMain;
+import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.bench.workload.WorkloadParser;
@@ -43,6 +44,9 @@ public final class RunCommand {
         "",
         "Target (exactly one):",
         "  --sink                  a local no-op endpoint that acknowledges at once: the harness's own ceiling",
+        "    --sink-server raw|remoting",
+        "                          raw (default): reads only code and opaque, pre-encoded answers (the ceiling);",
+        "                          remoting: the stock remoting server (its CPU/msg is the remoting floor)",
         "  --dist DIR              start a fresh name server + broker from a distribution (bin/mqbroker ...)",
         "    --conf NAME           broker conf in DIR/conf (default broker.conf)",
         "    --set KEY=VALUE       append a broker setting (repeatable)",
@@ -71,6 +75,10 @@ public final class RunCommand {
         "  --topics N              topics (1)",
         "  --producers-per-topic N producer instances per topic per agent (1)",
         "  --mode sync|async|oneway (sync)",
+        "  --client rocketmq|wire  rocketmq (default): stock DefaultMQProducer per topic, the reference; wire: the",
+        "                          agent writes pre-encoded SEND_MESSAGE_V2 frames over netty itself, costing a",
+        "                          fraction of the CPU (threads = closed-loop senders; async: --max-outstanding)",
+        "  --io-threads N          wire only: netty event-loop threads per agent (1)",
         "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay",
         "  --warmup S              warm-up seconds, statistics reset after it (5)",
         "  --duration S            measured seconds (20)",
@@ -91,8 +99,8 @@ public final class RunCommand {
 
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
-        "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out",
-        "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout");
+        "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
     private RunCommand() {
@@ -120,6 +128,13 @@ public final class RunCommand {
         if (f.has("--agent-token-file") && !f.has("--agent")) {
             throw new UsageException("--agent-token-file goes with --agent (local agents get a token of their own)");
         }
+        if (f.has("--sink-server") && !f.has("--sink")) {
+            throw new UsageException("--sink-server goes with --sink");
+        }
+        String sinkServer = f.get("--sink-server", "raw");
+        if (!sinkServer.equals("raw") && !sinkServer.equals("remoting")) {
+            throw new UsageException("--sink-server must be raw or remoting, not '" + sinkServer + "'");
+        }
         List<String> jmxTargets = jmxTargets(f);
         AgentToken remoteToken = f.has("--agent") ? remoteAgentToken(f) : null;
         JmxAccess jmxAccess = jmxTargets == null ? null : JmxAccess.of(path(f, "--broker-jmx-password-file"), path(f, "--broker-jmx-tls-cert"));
@@ -140,6 +155,10 @@ public final class RunCommand {
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
         spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
         spec.label = f.has("--sink") ? "sink" : "run";
+        spec.ioThreads = f.intValue("--io-threads", 0, 1);
+        if (f.has("--io-threads") && workload.client() != ClientMode.WIRE) {
+            throw new UsageException("--io-threads applies to --client wire only");
+        }
 
         List<AgentClient> agents = new ArrayList<>();
         LocalCluster cluster = null;
@@ -149,6 +168,10 @@ public final class RunCommand {
         Path resultsFile = outDir.resolve("results.json");
         Map<String, Object> file = new LinkedHashMap<>();
         file.put("command", Metadata.commandLine("run", args));
+        file.put("clientMode", workload.client().label());
+        if (f.has("--sink")) {
+            file.put("sinkServer", sinkServer);
+        }
         file.put("machine", Metadata.machine());
         file.put("coordinatorJvm", Metadata.coordinatorJvm());
         try (BrokerAdmin admin = new BrokerAdmin()) {
@@ -170,8 +193,7 @@ public final class RunCommand {
             if (f.has("--sink")) {
                 out.println("starting the sink ...");
                 LocalJvm.Started started = LocalJvm.launch("sink", List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"),
-                    List.of("sink", "--port", "0", "--queues", Integer.toString(workload.partitionsPerTopic()),
-                        "--log-dir", outDir.resolve("sink").toString()),
+                    SinkMain.arguments(sinkServer, workload.partitionsPerTopic(), outDir.resolve("sink")),
                     outDir.resolve("sink.out"), SinkMain.READY_PREFIX, Duration.ofSeconds(60));
                 sink = started.process;
                 spec.namesrv = "127.0.0.1:" + started.port;
@@ -261,7 +283,9 @@ public final class RunCommand {
             out.println();
             out.print(RunTable.render(result));
             if (f.has("--sink") && result.tps != null) {
-                out.printf("harness ceiling on this machine: %,.0f msg/s (pass --ceiling %s to broker runs)%n", result.tps, resultsFile);
+                out.printf("%s on this machine with --client %s: %,.0f msg/s (pass --ceiling %s to broker runs)%n",
+                    sinkServer.equals("raw") ? "harness ceiling" : "remoting floor (stock remoting sink)", workload.client().label(), result.tps,
+                    resultsFile);
             }
             out.println("results: " + resultsFile);
             return exit;
@@ -317,6 +341,9 @@ public final class RunCommand {
             }
             if (f.has("--mode")) {
                 w = w.withSendMode(SendMode.parse(f.get("--mode", null)));
+            }
+            if (f.has("--client")) {
+                w = w.withClient(ClientMode.parse(f.get("--client", null)));
             }
             if (f.has("--rate")) {
                 w = w.withProducerRate(f.doubleValue("--rate", 0, 0));

@@ -18,6 +18,8 @@ public final class RunResult {
     public String runId;
     public String startedAt;
     public String finishedAt;
+    /** How the agents sent: rocketmq (stock DefaultMQProducer) or wire (pre-encoded frames over netty). */
+    public String clientMode;
     public WorkloadView workload;
     public String namesrv;
     public List<String> topics;
@@ -77,6 +79,9 @@ public final class RunResult {
         public int subscriptionsPerTopic;
         public int consumerPerSubscription;
         public double consumerBacklogSizeGB;
+        public String client;
+        public String messageTags;
+        public String messageKeys;
     }
 
     /** The agents' clocks against the coordinator's. */
@@ -115,5 +120,9 @@ public final class RunResult {
         public Double cpuUsPerMsg;
         /** Runs with consumers: this agent's deliveries per second in its window. */
         public Double consumeTps;
+        /** The client mode the agent reported. */
+        public String client;
+        /** Wire client: answers that arrived after their send was counted as timed out or lost. */
+        public long lateAnswers;
     }
 }

@@ -15,6 +15,8 @@ public final class RunSpec {
     public int sendTimeoutMs = 3000;
     public int maxOutstanding = 1000;
     public int routeWaitMs = 15_000;
+    /** Wire client: netty event-loop threads per agent; 0 = the agent's default (one). */
+    public int ioThreads;
     /** Create the topics with partitionsPerTopic queues on every master before preparing the agents. */
     public boolean createTopics = true;
     /** Runs with consumers: at most this long after the producers stopped for every subscription to catch up. */

@@ -13,6 +13,8 @@ public final class EfficiencyResults {
     public String status = "running";
     public String error;
     public final String mode = "efficiency";
+    /** How the agents sent: rocketmq (stock DefaultMQProducer) or wire (pre-encoded frames over netty). */
+    public String clientMode;
     public String baseline;
     /** The fixed total send rate of the measured windows, msg/s. */
     public Double rateMsgPerS;

@@ -112,6 +112,7 @@ public final class EfficiencyRunner {
         int cpus = plan.possible() ? plan.machineCpus() : Runtime.getRuntime().availableProcessors();
         List<String> sameCpuCount = List.of("-XX:ActiveProcessorCount=" + cpus);
         results.baseline = o.baseline;
+        results.clientMode = o.workload.client().label();
         results.windowSeconds = o.windowSeconds;
         results.pairsPlanned = o.pairs;
         results.estimator = EfficiencySummary.ESTIMATOR;
@@ -259,6 +260,9 @@ public final class EfficiencyRunner {
         r.ratePerSecond = 0;
         r.sendTimeoutMs = 3000;
         r.maxOutstanding = 1000;
+        r.client = w.client().label();
+        r.tags = w.messageTags();
+        r.keys = w.messageKeys();
         return r;
     }
 

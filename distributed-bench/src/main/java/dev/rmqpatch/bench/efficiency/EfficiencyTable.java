@@ -14,9 +14,9 @@ public final class EfficiencyTable {
     public static String render(EfficiencyResults r) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "efficiency: broker CPU per message at a fixed %s msg/s (%s), %d measured pair(s) of %d s windows on "
-                + "warm brokers with warm agents, variants alternating in counterbalanced order%n",
+                + "warm brokers with warm agents (client %s), variants alternating in counterbalanced order%n",
             r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
-            r.pairsMeasured, r.windowSeconds));
+            r.pairsMeasured, r.windowSeconds, r.clientMode == null ? "rocketmq" : r.clientMode));
         s.append("pinning: ").append(r.pinning.description == null ? "-" : r.pinning.description);
         if (r.pinning.calibration != null) {
             s.append(String.format(Locale.ROOT, " (--pin auto: per-pair scatter, sd of log ratio, pinned %s vs unpinned %s over %d pairs each)",

@@ -8,6 +8,8 @@ public final class AgentResult {
     public String host;
     public long pid;
     public String mode;
+    /** rocketmq (stock DefaultMQProducer) or wire (pre-encoded frames); what produced these figures. */
+    public String client;
     public int threads;
     public double ratePerSecond;
     /** Length of this agent's measurement window (from /measure to the stop request). */
@@ -33,4 +35,8 @@ public final class AgentResult {
      * SequenceSet; the count check's reference.
      */
     public Map<String, String> ackedSequences;
+    /** Wire client: answers that came after their send had already been counted as timed out (or lost). */
+    public long lateAnswers;
+    /** Wire client: requests the brokers sent to the agent (not answers); ignored, counted so they are not invisible. */
+    public long brokerRequests;
 }

@@ -25,6 +25,15 @@ public final class PrepareRequest {
     public int sendTimeoutMs;
     /** Async only: messages in flight per agent before a thread waits. */
     public int maxOutstanding;
+    /** rocketmq (stock DefaultMQProducer, the default when absent) or wire (pre-encoded frames over netty). */
+    public String client;
+    /** Tags and keys of every message; null or empty = none (the workload's messageTags / messageKeys). */
+    public String tags;
+    public String keys;
+    /** User properties of every message, in this order; null = none. */
+    public java.util.Map<String, String> userProperties;
+    /** Wire client only: netty event-loop threads; 0 = one (on a shared machine one loop costs least CPU per message). */
+    public int ioThreads;
     /** How long to wait for the topics' routes to appear at the name server before giving up. */
     public int routeWaitMs = 15_000;
     /** This agent's place in the run (0..agents-1): the high part of its senders' stream ids (see BodyStamp). */

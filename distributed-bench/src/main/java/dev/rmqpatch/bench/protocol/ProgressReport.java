@@ -8,6 +8,8 @@ public final class ProgressReport {
     public long sent;
     public long acked;
     public long failed;
+    /** The interval's failures by kind (exception type or broker response code, timeout, lost connection). */
+    public java.util.Map<String, Long> errorsByKind;
     /** Service latency of the acknowledged sends in this interval, microseconds, compressed and base64. */
     public String latencyHistogram;
     /** Runs with consumers: messages delivered to this agent's consumers in this interval (duplicates included). */

@@ -15,8 +15,8 @@ public final class RunTable {
     public static String render(RunResult r) {
         StringBuilder s = new StringBuilder();
         RunResult.WorkloadView w = r.workload;
-        s.append(String.format("%s %s: %d agent(s) x %d threads, %s, %d B, %d topic(s) x %d queues, rate %s, %d s measured after %d s warm-up%n",
-            r.label, r.status, r.agents.size(), w.threadsPerAgent, w.sendMode, w.messageSize, w.topics, w.partitionsPerTopic,
+        s.append(String.format("%s %s: %d agent(s) x %d threads, %s, client %s, %d B, %d topic(s) x %d queues, rate %s, %d s measured after %d s warm-up%n",
+            r.label, r.status, r.agents.size(), w.threadsPerAgent, w.sendMode, r.clientMode, w.messageSize, w.topics, w.partitionsPerTopic,
             w.producerRate == 0 ? "unlimited" : Format.num(w.producerRate, 0) + " msg/s", w.testDurationSeconds, w.warmupDurationSeconds));
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"", "msg/s", "sent", "acked", "failed", "p50 ms", "p99 ms", "p99.9 ms", "max ms"});

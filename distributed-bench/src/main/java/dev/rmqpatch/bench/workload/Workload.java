@@ -22,6 +22,10 @@ public final class Workload {
     private int consumerPerSubscription;
     /** OMB's backlog test: build this much unconsumed data with the consumers suspended, then let them drain it. */
     private double consumerBacklogSizeGB;
+    private ClientMode client = ClientMode.ROCKETMQ;
+    /** Tags and keys of every message (the harness's own fields); null = none. */
+    private String messageTags;
+    private String messageKeys;
 
     public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                     double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
@@ -82,6 +86,10 @@ public final class Workload {
     public double consumerBacklogSizeGB() { return consumerBacklogSizeGB; }
     /** True when the run consumes: then bodies carry the stamp, and end-to-end latency and the count check are measured. */
     public boolean hasConsumers() { return subscriptionsPerTopic > 0; }
+    /** How the agents send: stock producers (rocketmq, the default) or pre-encoded frames (wire). */
+    public ClientMode client() { return client; }
+    public String messageTags() { return messageTags; }
+    public String messageKeys() { return messageKeys; }
 
     /**
      * Consumers as OMB's fields describe them: {@code subscriptions} consumer groups per topic, {@code perSubscription}
@@ -102,8 +110,7 @@ public final class Workload {
             throw new IllegalArgumentException("consumerBacklogSizeGB=" + backlogGB + " needs consumers (subscriptionsPerTopic and "
                 + "consumerPerSubscription)");
         }
-        Workload w = new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds,
-            testDurationSeconds, threadsPerAgent, sendMode);
+        Workload w = copy();
         w.subscriptionsPerTopic = subscriptions;
         w.consumerPerSubscription = perSubscription;
         w.consumerBacklogSizeGB = backlogGB;
@@ -115,7 +122,11 @@ public final class Workload {
         return withConsumers(0, 0, 0);
     }
 
-    private Workload carry(Workload from) {
+    /** A copy with the fields the 10-argument constructor does not take. */
+    private Workload extras(Workload from) {
+        this.client = from.client;
+        this.messageTags = from.messageTags;
+        this.messageKeys = from.messageKeys;
         this.subscriptionsPerTopic = from.subscriptionsPerTopic;
         this.consumerPerSubscription = from.consumerPerSubscription;
         this.consumerBacklogSizeGB = from.consumerBacklogSizeGB;
@@ -124,39 +135,61 @@ public final class Workload {
 
     public Workload withProducersPerTopic(int v) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, v, producerRate, warmupDurationSeconds, testDurationSeconds,
-            threadsPerAgent, sendMode).carry(this);
+            threadsPerAgent, sendMode).extras(this);
+    }
+
+    public Workload withClient(ClientMode v) {
+        if (v == null) {
+            throw new IllegalArgumentException("client must be set");
+        }
+        Workload w = copy();
+        w.client = v;
+        return w;
+    }
+
+    /** Tags and keys of every message; null or empty = none. Keys are space-separated, as the stock Message takes them. */
+    public Workload withMessageTagsAndKeys(String tags, String keys) {
+        Workload w = copy();
+        w.messageTags = tags == null || tags.isEmpty() ? null : tags;
+        w.messageKeys = keys == null || keys.isEmpty() ? null : keys;
+        return w;
+    }
+
+    private Workload copy() {
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds,
+            testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withMessageSize(int v) {
-        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withPartitionsPerTopic(int v) {
-        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withTopics(int v) {
-        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withProducerRate(double v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withWarmupDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withTestDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).extras(this);
     }
 
     public Workload withThreadsPerAgent(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, v, sendMode).extras(this);
     }
 
     public Workload withSendMode(SendMode v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v).carry(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, v).extras(this);
     }
 
     @Override
@@ -164,7 +197,8 @@ public final class Workload {
         return name + ": " + topics + " topic(s) x " + partitionsPerTopic + " queues, " + messageSize + " B, "
             + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
             + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
-            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s"
+            + warmupDurationSeconds + " s, test " + testDurationSeconds + " s, client " + client.label()
+            + (messageTags == null ? "" : ", tags " + messageTags) + (messageKeys == null ? "" : ", keys " + messageKeys)
             + (hasConsumers() ? ", " + subscriptionsPerTopic + " subscription(s)/topic x " + consumerPerSubscription + " consumer(s)"
                 + (consumerBacklogSizeGB > 0 ? ", backlog " + consumerBacklogSizeGB + " GB" : "") : "");
     }

@@ -22,7 +22,7 @@ public final class WorkloadParser {
     private static final List<String> KNOWN = List.of(
         "name", "topics", "partitionsPerTopic", "messageSize", "producersPerTopic", "producerRate",
         "warmupDurationSeconds", "testDurationSeconds", "warmupDurationMinutes", "testDurationMinutes",
-        "threadsPerAgent", "sendMode",
+        "threadsPerAgent", "sendMode", "client", "messageTags", "messageKeys",
         "subscriptionsPerTopic", "consumerPerSubscription", "consumerBacklogSizeGB", "payloadFile", "keyDistributor",
         "useRandomizedPayloads");
 
@@ -124,7 +124,8 @@ public final class WorkloadParser {
         }
         String keys = fields.get("keyDistributor");
         if (keys != null && !keys.equals("NO_KEY")) {
-            throw new IllegalArgumentException("keyDistributor " + keys + " is not supported; messages are sent without keys (NO_KEY)");
+            throw new IllegalArgumentException("keyDistributor " + keys + " is not supported; every message carries the same "
+                + "messageKeys (none by default), i.e. NO_KEY");
         }
         String randomized = fields.get("useRandomizedPayloads");
         if (randomized != null && !randomized.equalsIgnoreCase("false")) {
@@ -143,6 +144,8 @@ public final class WorkloadParser {
             seconds(fields, "testDurationSeconds", "testDurationMinutes", d.testDurationSeconds()),
             intField(fields, "threadsPerAgent", d.threadsPerAgent()),
             fields.containsKey("sendMode") ? SendMode.parse(fields.get("sendMode")) : d.sendMode())
+            .withClient(ClientMode.parse(fields.getOrDefault("client", d.client().label())))
+            .withMessageTagsAndKeys(fields.get("messageTags"), fields.get("messageKeys"))
             .withConsumers(intField(fields, "subscriptionsPerTopic", 0), intField(fields, "consumerPerSubscription", 0),
                 doubleField(fields, "consumerBacklogSizeGB", 0));
     }

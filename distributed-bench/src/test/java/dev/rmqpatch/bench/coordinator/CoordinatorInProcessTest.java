@@ -162,4 +162,35 @@ class CoordinatorInProcessTest {
         assertThrows(RunFailedException.class, () -> coordinator(agents).run(bad));
         assertEquals("ok", coordinator(agents).run(spec(small())).status);
     }
+
+    @Test
+    void wireClientAgainstTheRawSinkAddsUpInEveryMode() throws Exception {
+        List<AgentClient> agents = agents(1);
+        try (dev.rmqpatch.bench.sink.RawSinkServer raw = new dev.rmqpatch.bench.sink.RawSinkServer("127.0.0.1", 0, 18, 1, null)) {
+            String addr = "127.0.0.1:" + raw.port();
+            BrokerProbe probe = new BrokerProbe(admin, List.of(addr), null, null, Map.of());
+            for (SendMode mode : SendMode.values()) {
+                long before = raw.messages();
+                RunSpec spec = spec(small().withSendMode(mode).withClient(dev.rmqpatch.bench.workload.ClientMode.WIRE));
+                spec.namesrv = addr;
+                RunResult r = new Coordinator(agents, admin, probe, List.of(), new PrintStream(printed, true, StandardCharsets.UTF_8)).run(spec);
+                assertEquals("ok", r.status, r.error);
+                assertEquals("wire", r.clientMode);
+                assertEquals("wire", r.workload.client);
+                assertTrue(r.counts.balanced() && r.totalCounts.balanced(), Coordinator.describe(r.counts));
+                assertEquals(0, r.counts.failed, "" + r.byError);
+                assertEquals(0, r.counts.inFlight);
+                assertTrue(r.tps > 0);
+                long expected = mode == SendMode.ONEWAY ? r.totalCounts.unconfirmed : r.totalCounts.acked;
+                long deadline = System.currentTimeMillis() + 5000;
+                while (raw.messages() - before < expected && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertEquals(expected, raw.messages() - before, mode + ": every send the agent counted reached the sink once");
+                if (mode != SendMode.ONEWAY) {
+                    assertEquals(r.counts.acked, r.latencyMs.count);
+                }
+            }
+        }
+    }
 }

@@ -105,6 +105,27 @@ class ConsumersIT {
     }
 
     @Test
+    void theWireClientStampsItsFramesForTheConsumers() throws Exception {
+        List<AgentClient> agents = new ArrayList<>();
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(1).withTestDurationSeconds(3)
+                .withProducerRate(2000).withClient(dev.rmqpatch.bench.workload.ClientMode.WIRE).withConsumers(1, 2, 0);
+            RunResult r = new Coordinator(agents, admin, null, List.of(cluster.brokerProcess()), System.out)
+                .run(runSpec(cluster.namesrvAddr(), w));
+
+            assertEquals("ok", r.status, r.error);
+            assertTrue(r.totalCounts.acked > 0);
+            assertEquals(r.totalCounts.acked, r.delivery.acknowledged, "the wire agent kept every acknowledged (slot, sequence)");
+            assertEquals(0, r.delivery.missingMessages, "first missing: " + r.delivery.subscriptions.get(0).firstMissing);
+            assertTrue(r.consumeErrors.isEmpty(), "every delivery carried a stamp: " + r.consumeErrors);
+            assertEquals(r.consumedInWindow.longValue(), r.endToEndLatencyMs.count);
+        } finally {
+            LocalAgents.stop(agents);
+        }
+    }
+
+    @Test
     void aBacklogIsBuiltWithConsumersSuspendedThenDrained() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
         try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {

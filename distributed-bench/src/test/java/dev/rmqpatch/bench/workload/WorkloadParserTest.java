@@ -181,4 +181,20 @@ class WorkloadParserTest {
         assertEquals(2, w.topics());
         assertEquals(4, w.partitionsPerTopic());
     }
+
+    @Test
+    void clientTagsAndKeysAreReadAndSurviveOverrides() {
+        Workload w = WorkloadParser.parse("client: wire\nmessageTags: TagA\nmessageKeys: k1 k2\n");
+        assertEquals(ClientMode.WIRE, w.client());
+        assertEquals("TagA", w.messageTags());
+        assertEquals("k1 k2", w.messageKeys());
+        Workload changed = w.withThreadsPerAgent(3).withSendMode(SendMode.ASYNC).withProducersPerTopic(2);
+        assertEquals(ClientMode.WIRE, changed.client());
+        assertEquals("TagA", changed.messageTags());
+        assertEquals("k1 k2", changed.messageKeys());
+        assertEquals(ClientMode.ROCKETMQ, WorkloadParser.parse("topics: 1\n").client(), "rocketmq is the default");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("client: fast\n"));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("rocketmq or wire"), e.getMessage());
+    }
 }
