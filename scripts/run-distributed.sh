@@ -35,6 +35,9 @@ Options:
   --client C           rocketmq (stock producers, default) or wire (pre-encoded frames; = --set client=C)
   --warmup S           warm-up seconds                       (= --set warmup=S)
   --duration S         measured seconds                      (= --set duration=S)
+  --consumers N        produce and consume: one subscription per topic with N stock push consumers dealt over
+                       the agents (= --set consumers=N; 0 = produce only): consume msg/s, end-to-end latency
+                       and the count check (acknowledged sends never consumed) in results.json and summary.txt
   --out DIR            results folder (default results/<yyyyMMdd-HHmmss>-<variant>)
   --no-check           skip step 1
   --no-push            skip step 2 (the hosts already have this variant and conf)
@@ -69,6 +72,7 @@ while [ $# -gt 0 ]; do
     --client) SET_OVERRIDES+=("client=${2:?--client needs rocketmq or wire}"); shift 2 ;;
     --warmup) SET_OVERRIDES+=("warmup=${2:?--warmup needs seconds}"); shift 2 ;;
     --duration) SET_OVERRIDES+=("duration=${2:?--duration needs seconds}"); shift 2 ;;
+    --consumers) SET_OVERRIDES+=("consumers=${2:?--consumers needs a number}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --no-check) CHECK=0; shift ;;
     --no-push) PUSH=0; shift ;;
@@ -174,7 +178,7 @@ finish
   echo "run:         $RUN_ID"
   echo "variant:     ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)"
   echo "cluster:     $CLUSTER (transport ${CFG[transport]}, ${#HOSTS[@]} hosts, name servers $NAMESRV_ADDR)"
-  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   if [ -f "$OUT/results.json" ]; then
     echo "status:      $(json_eval "$OUT/results.json" '.result.status' 'd["result"]["status"]')"
     echo "msg/s:       $(json_eval "$OUT/results.json" '.result.tps // "n/a" | if type == "number" then floor else . end' 'round(d["result"]["tps"]) if d["result"].get("tps") is not None else "n/a"')"
@@ -185,6 +189,10 @@ finish
       '(lambda b, n: "%s us CPU/msg, GC %s ms (%s collections), %s stored B/msg" % (n(b.get("cpuUsPerMsg"), 1), n(b.get("gcPauseMillis"), 0), n(b.get("gcCollections"), 0), n(b.get("storedBytesPerMsg"), 1)))(d["result"].get("broker") or {}, lambda v, k: "-" if v is None else str(round(v, k) if k else round(v)))')$(
       [ "${CFG[broker_jmx]}" != off ] && echo " (masters' JVMs over JMX, ${CFG[broker_jmx]})" || echo " (broker_jmx is off: no CPU and GC figures)")"
     echo "sends:       $(json_eval "$OUT/results.json" '.result.counts // {} | "sent \(.sent) acked \(.acked) failed \(.failed)"' '"sent %s acked %s failed %s" % tuple((d["result"].get("counts") or {}).get(k) for k in ("sent", "acked", "failed"))'); statuses $(json_eval "$OUT/results.json" '.result.byStatus // {} | tostring' 'json.dumps(d["result"].get("byStatus") or {})')"
+    if [ "${CFG[consumers]}" != 0 ]; then
+      echo "consume:     $(json_eval "$OUT/results.json" '.result | "\(.consumeTps // "n/a" | if type == "number" then floor else . end) msg/s, end-to-end ms p50 \(.endToEndLatencyMs.p50) p99 \(.endToEndLatencyMs.p99) p99.9 \(.endToEndLatencyMs.p999)"' '"%s msg/s, end-to-end ms p50 %s p99 %s p99.9 %s" % ((round(d["result"]["consumeTps"]) if d["result"].get("consumeTps") is not None else "n/a",) + tuple((d["result"].get("endToEndLatencyMs") or {}).get(k) for k in ("p50", "p99", "p999")))')"
+      echo "count check: $(json_eval "$OUT/results.json" '.result.delivery // {} | "\(.acknowledged) acknowledged, \(.missingMessages) missing, \(.duplicateMessages) duplicates"' '"%s acknowledged, %s missing, %s duplicates" % tuple((d["result"].get("delivery") or {}).get(k) for k in ("acknowledged", "missingMessages", "duplicateMessages"))')"
+    fi
   else
     echo "status:      no results.json (the coordinator exited with $RUN_RC)"
   fi

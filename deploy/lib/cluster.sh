@@ -65,6 +65,7 @@ declare -A CFG_DEFAULTS=(
   [message_size]=300
   [send_mode]=sync           # sync | async | oneway
   [client]=rocketmq          # rocketmq (stock DefaultMQProducer) | wire (pre-encoded frames, a fraction of the CPU)
+  [consumers]=0              # push consumers of one subscription per topic, dealt over the agents; 0 = produce only
   [rate]=0                   # total msg/s over all agents, 0 = unlimited
   [warmup]=30                # seconds
   [duration]=60              # measured seconds
@@ -324,7 +325,7 @@ _validate_settings() {
   case "${CFG[broker_jmx]}" in on|tls|off) ;; *) die "broker_jmx must be on, tls or off, not '${CFG[broker_jmx]}'" 2 ;; esac
   [ -z "${CFG[secrets_dir]}" ] || [[ "${CFG[secrets_dir]}" == /* ]] || die "secrets_dir must be an absolute path" 2
   case "${CFG[bind]}" in cluster|all) ;; *) die "bind must be cluster or all, not '${CFG[bind]}'" 2 ;; esac
-  for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads message_size warmup duration \
+  for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads consumers message_size warmup duration \
            send_timeout start_timeout stop_timeout jmx_port_offset; do
     _is_uint "${CFG[$k]}" || die "$k must be a whole number, not '${CFG[$k]}'" 2
   done
@@ -406,7 +407,7 @@ cluster_describe() {
   echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
   echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
   echo "access: agents need the token, broker JMX (${CFG[broker_jmx]}) the read-only password; both in $(secrets_dir)"
-  echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   for h in "${HOSTS[@]}"; do
     echo "host $h (${HADDR[$h]}):"
     for id in $(host_instances "$h"); do

@@ -501,7 +501,7 @@ coordinator_args() {
   args+=(--partitions "${CFG[queues]}" --threads "${CFG[threads]}" --size "${CFG[message_size]}" --mode "${CFG[send_mode]}"
          --client "${CFG[client]}"
          --rate "${CFG[rate]}" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}" --send-timeout "${CFG[send_timeout]}"
-         --out "$out")
+         --consumers "${CFG[consumers]}" --out "$out")
   # Credentials by file name only: where the coordinator runs, the control host's secrets folder or R/secrets.
   local sec
   if [ "$COORDINATOR" = local ]; then sec=$(secrets_dir); else sec=$(host_secrets "$COORDINATOR"); fi

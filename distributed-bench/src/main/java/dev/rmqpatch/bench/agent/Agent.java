@@ -11,12 +11,14 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * One agent's life cycle: IDLE, then per run PREPARED, WARMUP, MEASURING and back to IDLE on stop. Requests that do
- * not fit the current state are refused with a message naming both, so a confused coordinator fails loudly.
+ * One agent's life cycle: IDLE, then per run PREPARED, WARMUP, MEASURING and back to IDLE on stop; a run with consumers
+ * goes from stop to DRAINING (producers stopped, consumers still receiving) and back to IDLE on {@code /consumers/stop}.
+ * Requests that do not fit the current state are refused with a message naming both, so a confused coordinator fails
+ * loudly.
  */
 public final class Agent {
     /** Agent states, in the order a run goes through them. */
-    public enum State { IDLE, PREPARED, WARMUP, MEASURING, FAILED }
+    public enum State { IDLE, PREPARED, WARMUP, MEASURING, DRAINING, FAILED }
 
     private final String name;
     private final NamesrvAllowlist allowlist;
@@ -25,6 +27,8 @@ public final class Agent {
     private State state = State.IDLE;
     private String error;
     private LoadDriver generator;
+    /** The run's push consumers; null in a run without them. */
+    private Consumers consumers;
 
     /** An agent that may load name servers on loopback addresses only. */
     public Agent(String name) {
@@ -59,6 +63,7 @@ public final class Agent {
         s.error = error;
         s.javaVersion = System.getProperty("java.version");
         s.cpus = Runtime.getRuntime().availableProcessors();
+        s.wallClockMicros = dev.rmqpatch.bench.delivery.BodyStamp.wallMicros();
         return s;
     }
 
@@ -83,12 +88,18 @@ public final class Agent {
         }
         expect(State.IDLE, "prepare");
         try {
+            // Consumers first: they subscribe and rebalance while the producers wait for their routes.
+            consumers = Consumers.start(name, request);
             generator = ClientMode.parse(request.client) == ClientMode.WIRE
                 ? WireLoadGenerator.prepare(name, request) : LoadGenerator.prepare(name, request);
             state = State.PREPARED;
             error = null;
             return status();
         } catch (LoadGenerator.PrepareException e) {
+            if (consumers != null) {
+                consumers.abort();
+                consumers = null;
+            }
             throw new AgentException(400, e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new AgentException(400, name + ": " + e.getMessage());
@@ -106,6 +117,9 @@ public final class Agent {
         checkCrash();
         expect(State.WARMUP, "begin measuring");
         generator.beginMeasurement();
+        if (consumers != null) {
+            consumers.beginMeasurement();
+        }
         state = State.MEASURING;
         return status();
     }
@@ -129,6 +143,14 @@ public final class Agent {
     public synchronized ProgressReport progress() {
         checkCrash();
         ProgressReport report = generator == null || state == State.PREPARED ? new ProgressReport() : generator.progress();
+        if (generator != null) {
+            report.ackedSinceStart = generator.ackedSinceStart();
+        } else if (state == State.DRAINING) {
+            report.ackedSinceStart = ackedAtStop;
+        }
+        if (consumers != null) {
+            consumers.fill(report);
+        }
         report.state = state.name();
         report.error = error;
         return report;
@@ -144,9 +166,35 @@ public final class Agent {
         if (state != State.WARMUP && state != State.MEASURING) {
             throw new AgentException(409, name + " is " + state + "; there is no load to stop");
         }
+        if (consumers != null) {
+            consumers.endMeasurement();
+        }
+        ackedAtStop = generator.ackedSinceStart();
         AgentResult result = generator.stop(host, pid);
         result.name = name;
         generator = null;
+        state = consumers != null ? State.DRAINING : State.IDLE;
+        return result;
+    }
+
+    /** Sends acknowledged until the producers stopped; what DRAINING progress reports compare receipts with. */
+    private long ackedAtStop;
+
+    /** Suspends or resumes the consumers (backlog runs). */
+    public synchronized AgentStatus consumers(dev.rmqpatch.bench.protocol.ConsumersRequest request) throws AgentException {
+        if (consumers == null) {
+            throw new AgentException(409, name + " has no consumers in this run (" + state + ")");
+        }
+        consumers.pause(request.paused);
+        return status();
+    }
+
+    /** Ends the drain: stops the consumers and reports what they received. */
+    public synchronized dev.rmqpatch.bench.protocol.ConsumeResult stopConsumers() throws AgentException {
+        checkCrash();
+        expect(State.DRAINING, "stop its consumers");
+        dev.rmqpatch.bench.protocol.ConsumeResult result = consumers.stop(name);
+        consumers = null;
         state = State.IDLE;
         return result;
     }
@@ -156,6 +204,10 @@ public final class Agent {
         if (generator != null) {
             generator.abort();
             generator = null;
+        }
+        if (consumers != null) {
+            consumers.abort();
+            consumers = null;
         }
         state = State.IDLE;
         error = null;

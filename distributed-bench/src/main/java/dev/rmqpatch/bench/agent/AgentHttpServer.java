@@ -19,7 +19,8 @@ import java.util.concurrent.Executors;
 
 /**
  * The agent's HTTP/JSON face: {@code GET /status}, {@code POST /prepare}, {@code POST /start}, {@code POST /measure},
- * {@code GET /progress}, {@code POST /target}, {@code POST /stop}, {@code POST /reset}, {@code POST /shutdown}. Every failure answers with a
+ * {@code GET /progress}, {@code POST /target}, {@code POST /stop}, {@code POST /consumers} (suspend or resume),
+ * {@code POST /consumers/stop}, {@code POST /reset}, {@code POST /shutdown}. Every failure answers with a
  * JSON {@code {"error": "..."}} naming the cause.
  *
  * <p>Every request must carry the agent's token ({@code Authorization: Bearer <token>}); one without it or with another
@@ -98,6 +99,12 @@ public final class AgentHttpServer implements AutoCloseable {
                     break;
                 case "POST /stop":
                     body = agent.stop();
+                    break;
+                case "POST /consumers":
+                    body = agent.consumers(read(exchange, dev.rmqpatch.bench.protocol.ConsumersRequest.class));
+                    break;
+                case "POST /consumers/stop":
+                    body = agent.stopConsumers();
                     break;
                 case "POST /reset":
                     agent.reset();

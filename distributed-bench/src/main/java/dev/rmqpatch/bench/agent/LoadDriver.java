@@ -28,6 +28,9 @@ interface LoadDriver {
     /** Stops sending, waits for the answers in flight, and reports the measurement window. */
     AgentResult stop(String host, long pid);
 
+    /** Sends acknowledged since start, all phases (with the consumers' receipts: the coordinator's view of the lag). */
+    long ackedSinceStart();
+
     /** Stops everything without a report. */
     void abort();
 }

@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.agent;
 
+import dev.rmqpatch.bench.delivery.BodyStamp;
+import dev.rmqpatch.bench.delivery.StreamSets;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
@@ -38,6 +40,10 @@ final class LoadGenerator implements LoadDriver {
     private final Semaphore outstanding;
     private final List<Thread> threads = new ArrayList<>();
     private final List<PhaseStats> phases = new ArrayList<>();
+    /** Stamped runs: every acknowledged (stream, sequence) of the run, for the count check; null otherwise. */
+    private final StreamSets acked;
+    /** Stamped runs: the next sequence of each sender thread (each thread is its own stream). */
+    private long[] nextSequence;
 
     /** The producers of one target, index-aligned with their topics. */
     private static final class TargetProducers {
@@ -77,6 +83,7 @@ final class LoadGenerator implements LoadDriver {
         // Random bytes: the body neither compresses nor repeats; seeded so runs send the same bytes.
         new Random(request.messageSize).nextBytes(payload);
         this.outstanding = mode == SendMode.ASYNC ? new Semaphore(Math.max(1, request.maxOutstanding)) : null;
+        this.acked = request.stampBodies ? new StreamSets() : null;
     }
 
     /** Starts the producers and checks that every topic is routable with the expected queues; throws with the cause. */
@@ -110,6 +117,14 @@ final class LoadGenerator implements LoadDriver {
         }
         if (r.threads < 1 || r.messageSize < 1 || r.producersPerTopic < 1 || r.sendTimeoutMs < 1) {
             throw new PrepareException("threads, messageSize, producersPerTopic and sendTimeoutMs must be positive", null);
+        }
+        if (r.stampBodies && r.messageSize < BodyStamp.LENGTH) {
+            throw new PrepareException("messageSize " + r.messageSize + " is too small for the " + BodyStamp.LENGTH
+                + "-byte stamp that end-to-end latency and the count check need (runs with consumers)", null);
+        }
+        if (r.stampBodies && (r.threads > BodyStamp.STREAMS_PER_AGENT || r.agentIndex < 0)) {
+            throw new PrepareException("stamped runs take at most " + BodyStamp.STREAMS_PER_AGENT + " threads per agent and an agent "
+                + "index of 0 or more", null);
         }
         try {
             SendMode.parse(r.mode);
@@ -197,6 +212,7 @@ final class LoadGenerator implements LoadDriver {
         // the first switch, not with the start request.
         route = request.targets != null ? new Route(PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
         running = true;
+        nextSequence = new long[request.threads];
         for (int i = 0; i < request.threads; i++) {
             int index = i;
             Thread t = new Thread(() -> runThread(index, begin), agentName + "-sender-" + i);
@@ -280,7 +296,7 @@ final class LoadGenerator implements LoadDriver {
                 }
                 TargetProducers target = targets.get(r.target);
                 int k = index % target.producers.size();
-                sendOne(target.producers.get(k), target.topics.get(k), intended);
+                sendOne(index, target.producers.get(k), target.topics.get(k), intended);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -290,11 +306,23 @@ final class LoadGenerator implements LoadDriver {
         }
     }
 
-    private void sendOne(DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
+    private void sendOne(int thread, DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
         PhaseStats stats = phase;
-        // The same constructor as new Message(topic, payload) when there are no tags or keys.
+        int stream = -1;
+        long sequence = -1;
+        byte[] body = payload;
+        if (acked != null) {
+            // Only this thread touches its slot; the copy keeps the random bytes after the stamp the same for every message.
+            stream = BodyStamp.stream(request.agentIndex, thread);
+            sequence = nextSequence[thread]++;
+            body = payload.clone();
+            BodyStamp.write(body, 0, stream, sequence, BodyStamp.wallMicros() - request.clockOffsetMicros);
+        }
+        int ackStream = stream;
+        long ackSequence = sequence;
+        // The same constructor as new Message(topic, body) when there are no tags or keys.
         Message message = new Message(topic, request.tags == null ? "" : request.tags, request.keys == null ? "" : request.keys, 0,
-            payload, true);
+            body, true);
         if (request.userProperties != null) {
             request.userProperties.forEach(message::putUserProperty);
         }
@@ -309,6 +337,7 @@ final class LoadGenerator implements LoadDriver {
                 case SYNC: {
                     SendResult result = producer.send(message);
                     stats.onAcked(result.getSendStatus().name(), System.nanoTime() - start, delay);
+                    markAcked(ackStream, ackSequence);
                     break;
                 }
                 case ONEWAY: {
@@ -321,6 +350,7 @@ final class LoadGenerator implements LoadDriver {
                         @Override
                         public void onSuccess(SendResult result) {
                             stats.onAcked(result.getSendStatus().name(), System.nanoTime() - start, delay);
+                            markAcked(ackStream, ackSequence);
                             outstanding.release();
                         }
 
@@ -347,6 +377,23 @@ final class LoadGenerator implements LoadDriver {
                 outstanding.release();
             }
         }
+    }
+
+    private void markAcked(int stream, long sequence) {
+        if (acked != null) {
+            acked.add(stream, sequence);
+        }
+    }
+
+    @Override
+    public long ackedSinceStart() {
+        long n = 0;
+        synchronized (phases) {
+            for (PhaseStats p : phases) {
+                n += p.counts(0).acked;
+            }
+        }
+        return n;
     }
 
     /** Starts the measurement window: from now on sends are charged to a fresh phase. */
@@ -432,6 +479,9 @@ final class LoadGenerator implements LoadDriver {
             result.byStatus = window.byStatus();
             result.byError = window.byError();
             result.errorSamples = window.errorSamples();
+        }
+        if (acked != null) {
+            result.ackedSequences = acked.encode();
         }
         shutdownProducers();
         return result;

@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.agent;
 
+import dev.rmqpatch.bench.delivery.BodyStamp;
+import dev.rmqpatch.bench.delivery.StreamSets;
 import dev.rmqpatch.bench.agent.wire.MessageSpec;
 import dev.rmqpatch.bench.agent.wire.ResponseCodes;
 import dev.rmqpatch.bench.agent.wire.TopicRoutes;
@@ -69,6 +71,9 @@ final class WireLoadGenerator implements LoadDriver {
         /** Opaque of the request in flight, or IDLE; claimed by CAS by the one path (answer, timeout, loss) that ends it. */
         volatile int pending = IDLE;
         int sequence;
+        /** Stamped runs: this slot's next stamp sequence (a slot is a stream), and the one of the request in flight. */
+        long nextStamp;
+        long stampInFlight;
         long sentNanos;
         long intendedNanos;
         PhaseStats stats;
@@ -119,6 +124,8 @@ final class WireLoadGenerator implements LoadDriver {
     private final long timeoutNanos;
     private final long deadAfterNanos;
     private final List<PhaseStats> phases = new ArrayList<>();
+    /** Stamped runs: every acknowledged (slot stream, sequence), for the count check; null otherwise. */
+    private final StreamSets acked;
     private final ExecutorService routeRefresher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "wire-route-refresh");
         t.setDaemon(true);
@@ -145,6 +152,7 @@ final class WireLoadGenerator implements LoadDriver {
         this.agentName = agentName;
         this.request = request;
         this.mode = SendMode.parse(request.mode);
+        this.acked = request.stampBodies ? new StreamSets() : null;
         int senders = mode == SendMode.ASYNC ? Math.max(1, request.maxOutstanding) : request.threads;
         int bits = 1;
         while ((1 << bits) < senders) {
@@ -168,9 +176,18 @@ final class WireLoadGenerator implements LoadDriver {
         if (request.threads > (1 << 20) || request.maxOutstanding > (1 << 20)) {
             throw new LoadGenerator.PrepareException("the wire client supports at most 1,048,576 senders per agent", null);
         }
+        if (request.stampBodies && (mode(request) == SendMode.ASYNC ? request.maxOutstanding : request.threads) > BodyStamp.STREAMS_PER_AGENT) {
+            throw new LoadGenerator.PrepareException("stamped runs (with consumers) take at most " + BodyStamp.STREAMS_PER_AGENT
+                + " senders per agent in the wire client", null);
+        }
         WireLoadGenerator g = new WireLoadGenerator(agentName, request);
         try {
             g.createProducers();
+            if (request.stampBodies && g.targets.get(0).producers.get(0).frames().bodyCompressed()) {
+                throw new LoadGenerator.PrepareException("messageSize " + request.messageSize + " is compressed on the wire (4 KiB and "
+                    + "more, as the stock client does), so the wire client cannot stamp its bodies for the consumers; use --client "
+                    + "rocketmq or a smaller size", null);
+            }
             g.awaitRoutes();
             g.connectAll();
             return g;
@@ -402,6 +419,11 @@ final class WireLoadGenerator implements LoadDriver {
         long bornMillis = System.currentTimeMillis();
         ByteBuf frame = ch.alloc().directBuffer(producer.frames().frameLength(opaque, bornMillis, queue.queueId));
         producer.frames().write(frame, opaque, bornMillis, queue.queueId);
+        if (acked != null) {
+            s.stampInFlight = s.nextStamp++;
+            producer.frames().stampBody(frame, BodyStamp.stream(request.agentIndex, s.index), s.stampInFlight,
+                BodyStamp.wallMicros() - request.clockOffsetMicros);
+        }
         s.stats = stats;
         s.connection = connection;
         s.intendedNanos = intended;
@@ -473,6 +495,9 @@ final class WireLoadGenerator implements LoadDriver {
             String status = ResponseCodes.sendStatus(h.code);
             if (status != null) {
                 s.stats.onAcked(status, now - s.sentNanos, delay(s));
+                if (acked != null) {
+                    acked.add(BodyStamp.stream(request.agentIndex, s.index), s.stampInFlight);
+                }
                 lastAckNanos = now;
                 if (failuresSinceAck != 0) {
                     failuresSinceAck = 0;
@@ -644,10 +669,28 @@ final class WireLoadGenerator implements LoadDriver {
             result.byError = window.byError();
             result.errorSamples = window.errorSamples();
         }
+        if (acked != null) {
+            result.ackedSequences = acked.encode();
+        }
         result.lateAnswers = lateAnswers.get();
         result.brokerRequests = brokerRequests.get();
         shutdown();
         return result;
+    }
+
+    @Override
+    public long ackedSinceStart() {
+        long n = 0;
+        synchronized (phases) {
+            for (PhaseStats p : phases) {
+                n += p.counts(0).acked;
+            }
+        }
+        return n;
+    }
+
+    private static SendMode mode(PrepareRequest r) {
+        return SendMode.parse(r.mode);
     }
 
     private long pendingCount() {

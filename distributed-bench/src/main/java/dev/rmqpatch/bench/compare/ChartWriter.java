@@ -13,7 +13,8 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 
 /**
- * chart.png: three panels (msg/s, broker CPU per message, p99 latency per round), each a bar per variant for the
+ * chart.png: three panels (msg/s, broker CPU per message, p99 latency per round; with consumers two more, consume msg/s
+ * and end-to-end p99 per round), each a bar per variant for the
  * median with every round drawn as a dot on it, so the spread is as visible as the difference.
  */
 public final class ChartWriter {
@@ -31,9 +32,21 @@ public final class ChartWriter {
         charts.add(panel("Throughput (higher is better)", "msg/s", shown, v -> v.tps));
         charts.add(panel("Broker CPU per message (lower is better)", "us/msg", shown, v -> v.brokerCpuUsPerMsg));
         charts.add(panel("p99 send latency per round (lower is better)", "ms", shown, v -> p99Spread(v)));
+        if (shown.stream().anyMatch(v -> v.consumeTps != null)) {
+            charts.add(panel("Consume throughput (higher is better)", "msg/s", shown, v -> v.consumeTps));
+            charts.add(panel("p99 end-to-end latency per round (lower is better)", "ms", shown, v -> endToEndP99Spread(v)));
+        }
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
         BitmapEncoder.saveBitmap(charts, 1, charts.size(), base, BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static Spread endToEndP99Spread(CompareResults.VariantResult v) {
+        List<Double> values = new ArrayList<>();
+        for (CompareResults.RoundResult r : v.rounds) {
+            values.add(r.endToEndLatencyMs == null ? null : r.endToEndLatencyMs.p99);
+        }
+        return Spread.of(values);
     }
 
     private static Spread p99Spread(CompareResults.VariantResult v) {

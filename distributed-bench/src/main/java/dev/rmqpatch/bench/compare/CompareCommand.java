@@ -34,7 +34,7 @@ public final class CompareCommand {
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
         "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology",
-        "--window", "--pairs", "--pin", "--client");
+        "--window", "--pairs", "--pin", "--client", "--consumers");
     private static final Set<String> BOOLEANS = Set.of("--no-sink", "--efficiency", "--profile");
     /** Saturation-mode options that mean nothing in efficiency mode, and the other way round. */
     private static final List<String> SATURATION_ONLY = List.of("--rounds", "--duration", "--no-sink", "--ceiling");
@@ -179,6 +179,13 @@ public final class CompareCommand {
             }
             if (f.has("--duration")) {
                 w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
+            }
+            w = dev.rmqpatch.bench.coordinator.RunCommand.withConsumersFlag(f, w);
+            if (efficiency && w.hasConsumers()) {
+                // Its windows switch the producers between warm clusters; consumers would keep pulling from the cluster the
+                // load just left, so a window's broker CPU would no longer be that window's work alone.
+                throw new UsageException("--efficiency does not run consumers yet (--consumers or the workload's subscriptionsPerTopic): "
+                    + "measure produce+consume in the saturation mode (leave out --efficiency)");
             }
             return w;
         } catch (IllegalArgumentException e) {

@@ -58,6 +58,13 @@ public final class CompareResults {
         public Map<String, Long> errorsByKind;
         /** CPU the agent JVMs used per message: how much of the machine the load generator took in these rounds. */
         public Spread agentCpuUsPerMsg;
+        /** Runs with consumers: deliveries per second in the window, per round and summarised (same shape as tps). */
+        public Spread consumeTps;
+        /** Consume time minus send time, all rounds' histograms merged (same shape as latencyMs). */
+        public LatencySummary endToEndLatencyMs;
+        /** Acknowledged sends never consumed, summed over subscriptions and rounds; duplicate deliveries likewise. */
+        public Long missingMessages;
+        public Long duplicateMessages;
         public List<RoundResult> rounds = new ArrayList<>();
         /** compare --profile: this variant's profile over all its rounds' measured windows. */
         public ProfileSet.VariantProfile profile;
@@ -81,6 +88,10 @@ public final class CompareResults {
         public long failedSends;
         public Map<String, Long> errorsByKind;
         public Double agentCpuUsPerMsg;
+        public Double consumeTps;
+        public LatencySummary endToEndLatencyMs;
+        public Long missingMessages;
+        public Long duplicateMessages;
         public String resultFile;
     }
 

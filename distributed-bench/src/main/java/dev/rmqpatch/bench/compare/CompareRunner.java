@@ -192,7 +192,8 @@ public final class CompareRunner {
             roles.put("sink", List.of(sink.process.pid()));
             BrokerProbe probe = new BrokerProbe(admin, List.of(addr), sink.process.pid(), null, roles);
             RunSpec spec = new RunSpec();
-            spec.workload = o.workload.withTestDurationSeconds(Math.min(o.workload.testDurationSeconds(), 10));
+            // Produce only: the sink stores nothing, so there is nothing to consume; the ceiling is the producers'.
+            spec.workload = o.workload.produceOnly().withTestDurationSeconds(Math.min(o.workload.testDurationSeconds(), 10));
             spec.namesrv = addr;
             spec.label = server.equals("raw") ? "sink" : "sink-remoting";
             Coordinator coordinator = new Coordinator(agents, admin, probe, List.of(sink.process), out);
@@ -296,10 +297,13 @@ public final class CompareRunner {
         runs.get(v.name()).add(r);
         CompareResults.VariantResult vr = find(v.name());
         vr.rounds.add(Summarizer.round(round, r, o.outDir.relativize(dir.resolve("result.json")).toString()));
-        out.printf("[%s] %,.0f msg/s, p99 %s ms, broker %s us/msg, %s stored B/msg%n%n", label, r.tps,
+        out.printf("[%s] %,.0f msg/s, p99 %s ms, broker %s us/msg, %s stored B/msg%s%n%n", label, r.tps,
             r.latencyMs.p99 == null ? "-" : String.format("%.2f", r.latencyMs.p99),
             r.broker == null || r.broker.cpuUsPerMsg == null ? "-" : String.format("%.1f", r.broker.cpuUsPerMsg),
-            r.broker == null || r.broker.storedBytesPerMsg == null ? "-" : String.format("%.1f", r.broker.storedBytesPerMsg));
+            r.broker == null || r.broker.storedBytesPerMsg == null ? "-" : String.format("%.1f", r.broker.storedBytesPerMsg),
+            r.consumeTps == null ? "" : String.format(", consume %,.0f msg/s, end-to-end p99 %s ms, %,d missing, %,d duplicates", r.consumeTps,
+                r.endToEndLatencyMs.p99 == null ? "-" : String.format("%.2f", r.endToEndLatencyMs.p99), r.delivery.missingMessages,
+                r.delivery.duplicateMessages));
     }
 
     /** Profiles exactly the coordinator's measurement window; trouble becomes a warning, never a failed round. */

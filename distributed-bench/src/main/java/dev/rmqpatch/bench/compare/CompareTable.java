@@ -37,6 +37,10 @@ public final class CompareTable {
                 Format.num(v.gcPauseMs.median, 0)});
         }
         StringBuilder s = new StringBuilder(Table.render(rows));
+        String consumers = consumeTable(results);
+        if (consumers != null) {
+            s.append(consumers);
+        }
         s.append(String.format(Locale.ROOT, "medians over %d interleaved round(s); latency percentiles from all rounds' histograms merged; "
             + "x = ratio to %s%n", rounds, base));
         Object topology = results.metadata.get("topology");
@@ -56,8 +60,8 @@ public final class CompareTable {
         s.append('\n');
         CompareResults.Ceiling c = results.harnessCeiling;
         if (c != null && c.tps != null) {
-            s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink): %,.0f msg/s, p99 %s ms, "
-                + "agents %s us CPU/msg, sink %s us CPU/msg%n", c.tps, c.latencyMs == null ? "-" : Format.num(c.latencyMs.p99, 2),
+            s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink%s): %,.0f msg/s, p99 %s ms, "
+                + "agents %s us CPU/msg, sink %s us CPU/msg%n", consumers != null ? ", produce only: the sink stores nothing to consume" : "", c.tps, c.latencyMs == null ? "-" : Format.num(c.latencyMs.p99, 2),
                 Format.num(c.agentCpuUsPerMsg, 1), Format.num(c.sinkCpuUsPerMsg, 1)));
             if (c.timesBaselineTps != null || c.baselineAgentToBrokerCpu != null) {
                 s.append(String.format(Locale.ROOT, "headroom: the ceiling is %sx %s's msg/s; in its rounds the agents spent %sx its broker's CPU "
@@ -81,6 +85,35 @@ public final class CompareTable {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /** Runs with consumers: a second table of consume msg/s, end-to-end latency and the count check; null without. */
+    static String consumeTable(CompareResults results) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"variant", "consume msg/s", "(min-max)", "x", "e2e p50 ms", "e2e p99 ms", "e2e p99.9 ms", "e2e p99 x",
+            "missing", "duplicates"});
+        for (CompareResults.VariantResult v : results.variants) {
+            if (v.consumeTps == null) {
+                continue;
+            }
+            rows.add(new String[] {
+                v.name,
+                Format.num(v.consumeTps.median, 0),
+                range(v.consumeTps, 0),
+                Format.ratio(v.ratioToBaseline.get("consumeTps")),
+                Format.num(v.endToEndLatencyMs.p50, 2),
+                Format.num(v.endToEndLatencyMs.p99, 2),
+                Format.num(v.endToEndLatencyMs.p999, 2),
+                Format.ratio(v.ratioToBaseline.get("endToEndP99")),
+                v.missingMessages == null ? "-" : Format.count(v.missingMessages),
+                v.duplicateMessages == null ? "-" : Format.count(v.duplicateMessages)});
+        }
+        if (rows.size() == 1) {
+            return null;
+        }
+        return "\n" + Table.render(rows) + "consume msg/s: deliveries per second in the measured window (medians over rounds); e2e: consume "
+            + "time minus the send time stamped in the body, all rounds merged; missing: acknowledged sends a subscription never "
+            + "received (summed over subscriptions and rounds), after the consumers were given time to drain\n";
     }
 
     private static String topologyLine(CompareResults results, String topology) {

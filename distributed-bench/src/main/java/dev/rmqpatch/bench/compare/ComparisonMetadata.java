@@ -75,6 +75,9 @@ public final class ComparisonMetadata {
         v.put("testDurationSeconds", w.testDurationSeconds());
         v.put("threadsPerAgent", w.threadsPerAgent());
         v.put("sendMode", w.sendMode().label());
+        v.put("subscriptionsPerTopic", w.subscriptionsPerTopic());
+        v.put("consumerPerSubscription", w.consumerPerSubscription());
+        v.put("consumerBacklogSizeGB", w.consumerBacklogSizeGB());
         v.put("client", w.client().label());
         if (w.messageTags() != null) {
             v.put("messageTags", w.messageTags());

@@ -33,6 +33,12 @@ public final class Summarizer {
             x.slaveCpuUsPerMsg = r.replication.slaveCpuUsPerMsg;
         }
         x.failedSends = r.counts == null ? 0 : r.counts.failed;
+        x.consumeTps = r.consumeTps;
+        x.endToEndLatencyMs = r.endToEndLatencyMs;
+        if (r.delivery != null) {
+            x.missingMessages = r.delivery.missingMessages;
+            x.duplicateMessages = r.delivery.duplicateMessages;
+        }
         x.errorsByKind = r.byError == null || r.byError.isEmpty() ? null : new java.util.TreeMap<>(r.byError);
         x.agentCpuUsPerMsg = r.agentCpuUsPerMsg;
         x.resultFile = resultFile;
@@ -88,6 +94,18 @@ public final class Summarizer {
             }
         }
         v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
+        if (v.rounds.stream().anyMatch(r -> r.consumeTps != null)) {
+            v.consumeTps = spread(v.rounds, r -> r.consumeTps);
+            List<Histogram> endToEnd = new ArrayList<>();
+            for (RunResult r : runs) {
+                if (r.endToEndHistogram != null) {
+                    endToEnd.add(Histograms.decode(r.endToEndHistogram));
+                }
+            }
+            v.endToEndLatencyMs = LatencySummary.of(Histograms.merge(endToEnd));
+            v.missingMessages = v.rounds.stream().mapToLong(r -> r.missingMessages == null ? 0 : r.missingMessages).sum();
+            v.duplicateMessages = v.rounds.stream().mapToLong(r -> r.duplicateMessages == null ? 0 : r.duplicateMessages).sum();
+        }
     }
 
     private static Spread spread(List<CompareResults.RoundResult> rounds, Function<CompareResults.RoundResult, Double> f) {
@@ -121,6 +139,10 @@ public final class Summarizer {
             r.put("p999", Spread.ratio(v.latencyMs.p999, base.latencyMs.p999));
             r.put("brokerCpuUsPerMsg", Spread.ratio(v.brokerCpuUsPerMsg.median, base.brokerCpuUsPerMsg.median));
             r.put("storedBytesPerMsg", Spread.ratio(v.storedBytesPerMsg.median, base.storedBytesPerMsg.median));
+            if (v.consumeTps != null && base.consumeTps != null) {
+                r.put("consumeTps", Spread.ratio(v.consumeTps.median, base.consumeTps.median));
+                r.put("endToEndP99", Spread.ratio(v.endToEndLatencyMs.p99, base.endToEndLatencyMs.p99));
+            }
             Map<String, Boolean> o = v.rangeOverlapsBaseline;
             o.clear();
             o.put("tps", v.tps.overlaps(base.tps));
@@ -150,6 +172,10 @@ public final class Summarizer {
                         + "load stopped: replication fell behind or broke (see the round's result.json and the brokers' logs)",
                         v.name, r.round, r.slaveCommitLogMaxOffset, r.masterCommitLogMaxOffset));
                 }
+            }
+            if (v.missingMessages != null && v.missingMessages > 0) {
+                w.add(String.format("%s: %,d acknowledged messages were never consumed (count check, summed over subscriptions and rounds; "
+                    + "see each round's result.json, delivery)", v.name, v.missingMessages));
             }
             if (v.failedSends > 0) {
                 w.add(String.format("%s: %,d sends failed in the measurement windows: %s (samples in the rounds' result.json)", v.name,

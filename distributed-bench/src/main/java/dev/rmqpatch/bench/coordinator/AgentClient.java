@@ -95,6 +95,16 @@ public final class AgentClient {
         return call("POST", "/stop", null, AgentResult.class, timeout);
     }
 
+    /** Suspends or resumes the agent's consumers. */
+    public AgentStatus pauseConsumers(boolean paused) throws AgentFailure {
+        return call("POST", "/consumers", new dev.rmqpatch.bench.protocol.ConsumersRequest(paused), AgentStatus.class, Duration.ofSeconds(10));
+    }
+
+    /** Stops the consumers after the drain; their received sets can be large, hence the long timeout. */
+    public dev.rmqpatch.bench.protocol.ConsumeResult stopConsumers() throws AgentFailure {
+        return call("POST", "/consumers/stop", null, dev.rmqpatch.bench.protocol.ConsumeResult.class, Duration.ofSeconds(60));
+    }
+
     public void reset() throws AgentFailure {
         call("POST", "/reset", null, AgentStatus.class, Duration.ofSeconds(20));
     }

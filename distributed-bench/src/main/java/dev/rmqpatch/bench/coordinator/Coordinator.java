@@ -6,7 +6,10 @@ import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.BrokerSample;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.cluster.ManagedProcess;
+import dev.rmqpatch.bench.delivery.BodyStamp;
+import dev.rmqpatch.bench.delivery.DeliveryCheck;
 import dev.rmqpatch.bench.protocol.AgentResult;
+import dev.rmqpatch.bench.protocol.ConsumeResult;
 import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
@@ -99,12 +102,21 @@ public final class Coordinator {
         result.namesrv = spec.namesrv;
         result.topics = spec.topics();
         boolean started = false;
+        boolean consumers = spec.workload.hasConsumers();
         try {
             probeAgents();
+            if (consumers) {
+                if (spec.workload.messageSize() < BodyStamp.LENGTH) {
+                    throw new Abort("messageSize " + spec.workload.messageSize() + " B is too small for a run with consumers: every body "
+                        + "starts with a " + BodyStamp.LENGTH + "-byte stamp (sender, sequence, send time)");
+                }
+                result.clock = measureClocks();
+            }
             if (spec.createTopics) {
                 createTopics(spec);
             }
-            forAll(a -> a.prepare(prepareRequest(spec, a)));
+            List<List<PrepareRequest.Subscription>> plan = subscriptionPlan(spec);
+            forAll(a -> a.prepare(prepareRequest(spec, a, plan)));
             started = true;
             forAll(a -> a.start(START_DELAY_MS));
             sleep(START_DELAY_MS);
@@ -117,6 +129,14 @@ public final class Coordinator {
             forAll(AgentClient::measure);
             BrokerSample before = sampleBroker(result);
             errorsSoFar[0] = 0;
+            if (spec.workload.consumerBacklogSizeGB() > 0) {
+                // OMB's backlog test: suspend the consumers for the backlog to build, resume them once it has (in tick).
+                forAll(a -> a.pauseConsumers(true));
+                result.backlog = new RunResult.BacklogView();
+                result.backlog.requestedBytes = Math.round(spec.workload.consumerBacklogSizeGB() * (1L << 30));
+                result.backlog.pausedAtSecond = 0;
+                out.printf("[%s] consumers suspended until the backlog reaches %,d bytes%n", spec.label, result.backlog.requestedBytes);
+            }
             tick(spec, "measure", spec.workload.testDurationSeconds(), result, errorsSoFar);
             BrokerSample after = sampleBroker(result);
             if (windowListener != null) {
@@ -124,18 +144,38 @@ public final class Coordinator {
             }
             Duration stopTimeout = Duration.ofMillis(spec.sendTimeoutMs + 30_000L);
             List<AgentResult> results = forAll(a -> a.stop(stopTimeout));
-            started = false;
+            if (!consumers) {
+                started = false;
+            }
             checkWatched();
             if (before != null) {
                 result.broker = BrokerFigures.between(before, after);
             }
             aggregate(result, results);
+            if (consumers) {
+                if (result.backlog != null && result.backlog.resumedAtSecond == null) {
+                    // The backlog never reached its size in the window: let the consumers drain what there is.
+                    forAll(a -> a.pauseConsumers(false));
+                }
+                long acked = result.totalCounts.acked;
+                double[] drainSeconds = {0};
+                boolean drained = drain(spec, plan, acked, drainSeconds);
+                List<ConsumeResult> consumed = forAll(AgentClient::stopConsumers);
+                started = false;
+                aggregateConsumers(result, consumed);
+                result.delivery = DeliveryCheck.check(results, consumed);
+                result.delivery.drainSeconds = drainSeconds[0];
+                result.delivery.drained = drained;
+                describeDelivery(spec, result);
+            }
             result.status = "ok";
             result.finishedAt = Instant.now().toString();
             return result;
         } catch (AgentFailure | Abort | BrokerAdmin.AdminException e) {
             result.status = "failed";
-            result.error = e.getMessage();
+            result.error = e.getMessage() + (consumers && started
+                ? " (the run had consumers: what they received was lost with the run, so there is no count check; per-second "
+                    + "produce and consume rates until the failure are in progress[])" : "");
             result.finishedAt = Instant.now().toString();
             if (started) {
                 group.resetQuietly();
@@ -178,9 +218,93 @@ public final class Coordinator {
         }
     }
 
-    private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent) {
+    /**
+     * Which consumers run where: each topic gets subscriptionsPerTopic consumer groups of consumerPerSubscription push
+     * consumers each; all consumers of the run are dealt round robin over the agents, so N consumers on M agents are as
+     * even as N allows and one group's consumers sit on different agents where there are several.
+     */
+    List<List<PrepareRequest.Subscription>> subscriptionPlan(RunSpec spec) {
+        List<List<PrepareRequest.Subscription>> plan = new ArrayList<>();
+        for (int i = 0; i < agents.size(); i++) {
+            plan.add(new ArrayList<>());
+        }
+        Workload w = spec.workload;
+        int next = 0;
+        List<String> topics = spec.topics();
+        for (int t = 0; t < topics.size(); t++) {
+            for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
+                String group = groupName(spec, t, s);
+                for (int c = 0; c < w.consumerPerSubscription(); c++) {
+                    List<PrepareRequest.Subscription> mine = plan.get(next++ % agents.size());
+                    PrepareRequest.Subscription existing = null;
+                    for (PrepareRequest.Subscription x : mine) {
+                        if (x.group.equals(group)) {
+                            existing = x;
+                        }
+                    }
+                    if (existing == null) {
+                        mine.add(new PrepareRequest.Subscription(topics.get(t), group, 1));
+                    } else {
+                        existing.consumers++;
+                    }
+                }
+            }
+        }
+        return plan;
+    }
+
+    static String groupName(RunSpec spec, int topic, int subscription) {
+        return "bench-" + spec.runId + "-" + topic + "-sub-" + subscription;
+    }
+
+    /**
+     * Each agent's wall clock against this one's. An agent on this host reads the same clock: offset 0. For another
+     * host, five {@code GET /status} calls; the one with the shortest round trip gives offset = agent time minus the
+     * midpoint of the call, within half that round trip (the NTP idea, without its filtering). Stamps and consume times
+     * are then written on the coordinator's clock; what the estimate cannot see (asymmetric paths, drift during the run)
+     * stays in the end-to-end figures, which is why the offsets and their uncertainty go into the results.
+     */
+    private RunResult.ClockView measureClocks() throws AgentFailure {
+        RunResult.ClockView v = new RunResult.ClockView();
+        v.method = "send and consume times on the coordinator's wall clock: agents on its host read the same clock (offset 0); "
+            + "for others, offset = agent clock minus the midpoint of the fastest of 5 status calls (+/- half its round trip)";
+        for (AgentClient a : agents) {
+            long best = Long.MAX_VALUE;
+            long offset = 0;
+            if (!a.isLocal()) {
+                for (int i = 0; i < 5; i++) {
+                    long t0 = BodyStamp.wallMicros();
+                    long agentNow = a.status().wallClockMicros;
+                    long t1 = BodyStamp.wallMicros();
+                    if (t1 - t0 < best) {
+                        best = t1 - t0;
+                        offset = agentNow - (t0 + t1) / 2;
+                    }
+                }
+            } else {
+                best = 0;
+            }
+            v.offsetMicros.put(a.name(), offset);
+            v.uncertaintyMicros.put(a.name(), best / 2);
+            clockOffsets.put(a.name(), offset);
+            if (best / 2 > 1000) {
+                out.printf("WARNING: %s's clock offset is known to +/- %.1f ms only: end-to-end latencies carry that error%n", a.name(),
+                    best / 2000.0);
+            }
+        }
+        return v;
+    }
+
+    private final Map<String, Long> clockOffsets = new java.util.HashMap<>();
+
+    private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent, List<List<PrepareRequest.Subscription>> plan) {
         Workload w = spec.workload;
         PrepareRequest r = new PrepareRequest();
+        int index = agents.indexOf(agent);
+        r.agentIndex = index;
+        r.stampBodies = w.hasConsumers();
+        r.clockOffsetMicros = clockOffsets.getOrDefault(agent.name(), 0L);
+        r.subscriptions = plan.get(index).isEmpty() ? null : plan.get(index);
         r.runId = spec.runId;
         r.namesrv = spec.namesrv;
         r.topics = spec.topics();
@@ -213,6 +337,10 @@ public final class Coordinator {
             long errors = 0;
             Map<String, Long> kinds = new java.util.TreeMap<>();
             List<Histogram> latencies = new ArrayList<>();
+            double consumeTps = 0;
+            List<Histogram> endToEnd = new ArrayList<>();
+            long ackedSinceStart = 0;
+            Map<String, Long> received = new java.util.HashMap<>();
             for (int i = 0; i < reports.size(); i++) {
                 ProgressReport r = reports.get(i);
                 if ("FAILED".equals(r.state)) {
@@ -220,6 +348,7 @@ public final class Coordinator {
                 }
                 if (r.intervalNanos > 0) {
                     tps += r.acked * 1e9 / r.intervalNanos;
+                    consumeTps += r.consumed * 1e9 / r.intervalNanos;
                 }
                 errors += r.failed;
                 if (r.errorsByKind != null) {
@@ -227,6 +356,13 @@ public final class Coordinator {
                 }
                 if (r.latencyHistogram != null) {
                     latencies.add(Histograms.decode(r.latencyHistogram));
+                }
+                if (r.endToEndHistogram != null) {
+                    endToEnd.add(Histograms.decode(r.endToEndHistogram));
+                }
+                ackedSinceStart += r.ackedSinceStart;
+                if (r.receivedByGroup != null) {
+                    r.receivedByGroup.forEach((g, n) -> received.merge(g, n, Long::sum));
                 }
             }
             errorsSoFar[0] += errors;
@@ -238,11 +374,163 @@ public final class Coordinator {
             p.errors = errors;
             p.errorsSoFar = errorsSoFar[0];
             p.errorsByKind = kinds.isEmpty() ? null : kinds;
+            String consume = "";
+            if (spec.workload.hasConsumers()) {
+                p.consumeTps = consumeTps;
+                p.endToEndP99Ms = LatencySummary.of(Histograms.merge(endToEnd)).p99;
+                long slowest = received.isEmpty() ? 0 : java.util.Collections.min(received.values());
+                p.backlogBytes = Math.max(0, ackedSinceStart - slowest) * spec.workload.messageSize();
+                consume = String.format("  consume %,10.0f  e2e p99 %8s ms  lag %,d msgs", consumeTps,
+                    p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), Math.max(0, ackedSinceStart - slowest));
+                if ("measure".equals(phase)) {
+                    backlogStep(spec, result, s, p.backlogBytes, tps);
+                }
+            }
             result.progress.add(p);
-            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
-                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
+            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
+                p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();
         }
+    }
+
+    /** Backlog runs: resume the consumers once the backlog is built, note when it is gone again. */
+    private void backlogStep(RunSpec spec, RunResult result, int second, long backlogBytes, double tps) throws AgentFailure {
+        RunResult.BacklogView b = result.backlog;
+        if (b == null) {
+            return;
+        }
+        b.peakBytes = Math.max(b.peakBytes, backlogBytes);
+        if (b.resumedAtSecond == null && backlogBytes >= b.requestedBytes) {
+            forAll(a -> a.pauseConsumers(false));
+            b.resumedAtSecond = second;
+            out.printf("[%s] backlog of %,d bytes built after %d s: consumers resumed%n", spec.label, backlogBytes, second);
+        } else if (b.resumedAtSecond != null && b.drainedAtSecond == null
+            && backlogBytes <= Math.max(b.requestedBytes / 100, (long) (tps * spec.workload.messageSize()))) {
+            // Drained: what is left is at most one second of production (or 1% of the backlog), the steady-state lag.
+            b.drainedAtSecond = second;
+            out.printf("[%s] backlog drained %d s after the consumers resumed%n", spec.label, second - b.resumedAtSecond);
+        }
+    }
+
+    /**
+     * After the producers stopped: polls the consumers every second until every subscription has received as many
+     * distinct messages as were acknowledged and the counts held still for a second, or nothing moved for 15 s, or
+     * the drain timeout passed. Returns whether they caught up.
+     */
+    private boolean drain(RunSpec spec, List<List<PrepareRequest.Subscription>> plan, long acked, double[] seconds)
+        throws AgentFailure, Abort {
+        java.util.Set<String> groups = new java.util.TreeSet<>();
+        for (List<PrepareRequest.Subscription> mine : plan) {
+            for (PrepareRequest.Subscription x : mine) {
+                groups.add(x.group);
+            }
+        }
+        long begin = System.nanoTime();
+        long lastChange = begin;
+        Map<String, Long> last = null;
+        for (int s = 1; ; s++) {
+            long wait = begin + TimeUnit.SECONDS.toNanos(s) - System.nanoTime();
+            if (wait > 0) {
+                sleep(TimeUnit.NANOSECONDS.toMillis(wait));
+            }
+            checkWatched();
+            List<ProgressReport> reports = forAll(AgentClient::progress);
+            Map<String, Long> received = new java.util.TreeMap<>();
+            groups.forEach(g -> received.put(g, 0L));
+            for (int i = 0; i < reports.size(); i++) {
+                ProgressReport r = reports.get(i);
+                if ("FAILED".equals(r.state)) {
+                    throw new AgentFailure(agents.get(i).name(), agents.get(i).name() + " failed while its consumers drained: " + r.error, null);
+                }
+                if (r.receivedByGroup != null) {
+                    r.receivedByGroup.forEach((g, n) -> received.merge(g, n, Long::sum));
+                }
+            }
+            long now = System.nanoTime();
+            seconds[0] = (now - begin) / 1e9;
+            boolean all = received.values().stream().allMatch(n -> n >= acked);
+            if (all && received.equals(last)) {
+                out.printf("[%s] drain   every subscription received all %,d acknowledged messages (%.0f s)%n", spec.label, acked, seconds[0]);
+                return true;
+            }
+            if (!received.equals(last)) {
+                lastChange = now;
+            }
+            long slowest = received.isEmpty() ? acked : java.util.Collections.min(received.values());
+            out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s, slowest, acked);
+            if (s >= spec.drainTimeoutSeconds || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
+                out.printf("[%s] drain   gave up after %d s (%s)%n", spec.label, s,
+                    s >= spec.drainTimeoutSeconds ? "drain timeout" : "nothing received for 15 s");
+                return false;
+            }
+            last = received;
+        }
+    }
+
+    private void aggregateConsumers(RunResult result, List<ConsumeResult> consumed) {
+        double tps = 0;
+        long window = 0;
+        long total = 0;
+        long negative = 0;
+        List<Histogram> endToEnd = new ArrayList<>();
+        result.consumeErrors = new java.util.TreeMap<>();
+        result.consumeErrorSamples = new java.util.TreeMap<>();
+        for (int i = 0; i < consumed.size(); i++) {
+            ConsumeResult c = consumed.get(i);
+            Double agentTps = c.windowNanos > 0 ? c.windowConsumed * 1e9 / c.windowNanos : null;
+            if (agentTps != null) {
+                tps += agentTps;
+            }
+            if (i < result.agents.size()) {
+                result.agents.get(i).consumeTps = agentTps;
+            }
+            window += c.windowConsumed;
+            total += c.totalConsumed;
+            negative += c.negativeEndToEnd;
+            endToEnd.add(Histograms.decode(c.endToEndHistogram));
+            if (c.errorsByKind != null) {
+                c.errorsByKind.forEach((k, n) -> result.consumeErrors.merge(k, n, Long::sum));
+            }
+            if (c.errorSamples != null) {
+                c.errorSamples.forEach(result.consumeErrorSamples::putIfAbsent);
+            }
+        }
+        Histogram merged = Histograms.merge(endToEnd);
+        result.consumeTps = tps;
+        result.consumedInWindow = window;
+        result.consumedTotal = total;
+        result.endToEndLatencyMs = LatencySummary.of(merged);
+        result.endToEndHistogram = Histograms.encode(merged);
+        if (negative > 0) {
+            result.warnings.add(String.format("%,d deliveries were consumed before they were sent by the clocks' reading (recorded as 0): "
+                + "the agents' clocks are further apart than the measured offsets (see clock)", negative));
+        }
+        long errors = result.consumeErrors.values().stream().mapToLong(Long::longValue).sum();
+        if (errors > 0) {
+            result.warnings.add(String.format("%,d deliveries could not be used: %s", errors, result.consumeErrors));
+        }
+    }
+
+    private void describeDelivery(RunSpec spec, RunResult result) {
+        DeliveryCheck.Report d = result.delivery;
+        if (!"sync".equals(spec.workload.sendMode().label()) && !"async".equals(spec.workload.sendMode().label())) {
+            d.note = "oneway sends are never acknowledged: the count check has nothing to check";
+        }
+        for (DeliveryCheck.Subscription sub : d.subscriptions) {
+            out.printf("[%s] count check %s: %,d acknowledged, %,d received, %,d missing, %,d duplicate deliveries%s%n", spec.label, sub.group,
+                d.acknowledged, sub.received, sub.missing, sub.duplicates, sub.missing > 0 ? " (first missing stream/sequence: "
+                    + String.join(", ", sub.firstMissing) + ")" : "");
+        }
+        if (d.missingMessages > 0) {
+            result.warnings.add(String.format("count check: %,d acknowledged messages were never consumed (summed over subscriptions; "
+                + "consumers %s)", d.missingMessages, d.drained ? "had caught up by the counts" : "had not caught up when the drain ended"));
+        }
+        out.printf("[%s] consume %,.0f msg/s, end-to-end p50 %s p99 %s p99.9 %s ms%n", spec.label, result.consumeTps,
+            fmt(result.endToEndLatencyMs.p50), fmt(result.endToEndLatencyMs.p99), fmt(result.endToEndLatencyMs.p999));
+    }
+
+    private static String fmt(Double v) {
+        return v == null ? "-" : String.format("%.2f", v);
     }
 
     private void checkWatched() throws Abort {
@@ -333,6 +621,9 @@ public final class Coordinator {
         v.testDurationSeconds = w.testDurationSeconds();
         v.threadsPerAgent = w.threadsPerAgent();
         v.sendMode = w.sendMode().label();
+        v.subscriptionsPerTopic = w.subscriptionsPerTopic();
+        v.consumerPerSubscription = w.consumerPerSubscription();
+        v.consumerBacklogSizeGB = w.consumerBacklogSizeGB();
         v.client = w.client().label();
         v.messageTags = w.messageTags();
         v.messageKeys = w.messageKeys();

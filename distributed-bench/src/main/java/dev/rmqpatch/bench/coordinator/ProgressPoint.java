@@ -9,6 +9,10 @@ public final class ProgressPoint {
     public Double p99Ms;
     public long errors;
     public long errorsSoFar;
+    /** Runs with consumers: deliveries per second over all agents, end-to-end p99 of the second, unconsumed bytes. */
+    public Double consumeTps;
+    public Double endToEndP99Ms;
+    public Long backlogBytes;
     /** This second's errors by kind; null when there were none. */
     public java.util.Map<String, Long> errorsByKind;
 }

@@ -84,6 +84,12 @@ public final class RunCommand {
         "  --duration S            measured seconds (20)",
         "  --send-timeout MS       producer send timeout (3000)",
         "  --max-outstanding N     async only: messages in flight per agent (1000)",
+        "  --consumers N           produce and consume: one subscription (consumer group) per topic with N stock push",
+        "                          consumers (clustering), dealt round robin over the agents; adds consume msg/s,",
+        "                          end-to-end latency and the count check (0 = produce only; the workload file's",
+        "                          subscriptionsPerTopic/consumerPerSubscription/consumerBacklogSizeGB do the same)",
+        "  --drain-timeout S       with consumers: how long they may take, after the producers stopped, to receive",
+        "                          every acknowledged message before the count check (60)",
         "",
         "Output:",
         "  --ceiling TPS|FILE      harness ceiling (msg/s, or the results.json of a --sink run); warns when the",
@@ -94,7 +100,7 @@ public final class RunCommand {
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
-        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert");
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
     private RunCommand() {
@@ -133,6 +139,10 @@ public final class RunCommand {
         AgentToken remoteToken = f.has("--agent") ? remoteAgentToken(f) : null;
         JmxAccess jmxAccess = jmxTargets == null ? null : JmxAccess.of(path(f, "--broker-jmx-password-file"), path(f, "--broker-jmx-tls-cert"));
         Workload workload = workload(f);
+        if (f.has("--sink") && workload.hasConsumers()) {
+            throw new UsageException("the sink acknowledges sends and stores nothing, so there is nothing to consume: run --sink "
+                + "without consumers (--consumers 0)");
+        }
         Double ceiling = ceiling(f.get("--ceiling", null));
         Path outDir = Path.of(f.get("--out", "target/run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
             .toAbsolutePath();
@@ -143,6 +153,7 @@ public final class RunCommand {
         spec.workload = workload;
         spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
+        spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
         spec.label = f.has("--sink") ? "sink" : "run";
         spec.ioThreads = f.intValue("--io-threads", 0, 1);
         if (f.has("--io-threads") && workload.client() != ClientMode.WIRE) {
@@ -296,6 +307,19 @@ public final class RunCommand {
         }
     }
 
+    /**
+     * {@code --consumers N}: one subscription (consumer group) per topic with N push consumers, dealt over the agents;
+     * 0 = produce only. Replaces the workload file's subscriptionsPerTopic and consumerPerSubscription (its backlog stays
+     * when N > 0).
+     */
+    public static Workload withConsumersFlag(Flags f, Workload w) throws UsageException {
+        if (!f.has("--consumers")) {
+            return w;
+        }
+        int n = f.intValue("--consumers", 0, 0);
+        return n == 0 ? w.produceOnly() : w.withConsumers(1, n, w.consumerBacklogSizeGB());
+    }
+
     static Workload workload(Flags f) throws UsageException, IOException {
         Workload w;
         try {
@@ -330,6 +354,7 @@ public final class RunCommand {
             if (f.has("--duration")) {
                 w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
             }
+            w = withConsumersFlag(f, w);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -41,6 +41,23 @@ public final class RunResult {
     /** CPU the agent JVMs spent per acknowledged message: the harness's own cost. */
     public Double agentCpuUsPerMsg;
     public BrokerFigures broker;
+    /** Runs with consumers: deliveries per second in the measurement window over all agents (duplicates included). */
+    public Double consumeTps;
+    /** Deliveries in the window and over the whole run (warm-up and drain included). */
+    public Long consumedInWindow;
+    public Long consumedTotal;
+    /** Consume time minus send time of the window's deliveries, merged over agents (see {@link #clock}). */
+    public LatencySummary endToEndLatencyMs;
+    public String endToEndHistogram;
+    /** Deliveries that could not be used, by kind (no stamp, listener failure), and one sample each. */
+    public Map<String, Long> consumeErrors;
+    public Map<String, String> consumeErrorSamples;
+    /** The count check: acknowledged sends never consumed, duplicates, per subscription. */
+    public dev.rmqpatch.bench.delivery.DeliveryCheck.Report delivery;
+    /** How send and consume times were put on one clock. */
+    public ClockView clock;
+    /** consumerBacklogSizeGB > 0: how the backlog was built and drained. */
+    public BacklogView backlog;
     /** compare --topology ms-sync: master and slave CommitLog max offsets at the end of the run; absent otherwise. */
     public Replication replication;
     public List<AgentView> agents = new ArrayList<>();
@@ -59,9 +76,30 @@ public final class RunResult {
         public int testDurationSeconds;
         public int threadsPerAgent;
         public String sendMode;
+        public int subscriptionsPerTopic;
+        public int consumerPerSubscription;
+        public double consumerBacklogSizeGB;
         public String client;
         public String messageTags;
         public String messageKeys;
+    }
+
+    /** The agents' clocks against the coordinator's. */
+    public static final class ClockView {
+        public String method;
+        /** Per agent: its wall clock minus the coordinator's (us), and half the round trip of the probe that measured it. */
+        public Map<String, Long> offsetMicros = new TreeMap<>();
+        public Map<String, Long> uncertaintyMicros = new TreeMap<>();
+    }
+
+    /** OpenMessaging Benchmark's backlog test, as run. */
+    public static final class BacklogView {
+        public long requestedBytes;
+        /** Seconds into the measurement window when the consumers were suspended, resumed, and when the backlog was gone. */
+        public Integer pausedAtSecond;
+        public Integer resumedAtSecond;
+        public Integer drainedAtSecond;
+        public long peakBytes;
     }
 
     /** One agent's share. */
@@ -80,6 +118,8 @@ public final class RunResult {
         public LatencySummary latencyMs;
         public LatencySummary sendDelayMs;
         public Double cpuUsPerMsg;
+        /** Runs with consumers: this agent's deliveries per second in its window. */
+        public Double consumeTps;
         /** The client mode the agent reported. */
         public String client;
         /** Wire client: answers that arrived after their send was counted as timed out or lost. */

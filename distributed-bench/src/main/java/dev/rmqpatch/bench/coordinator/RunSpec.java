@@ -19,6 +19,8 @@ public final class RunSpec {
     public int ioThreads;
     /** Create the topics with partitionsPerTopic queues on every master before preparing the agents. */
     public boolean createTopics = true;
+    /** Runs with consumers: at most this long after the producers stopped for every subscription to catch up. */
+    public int drainTimeoutSeconds = 60;
 
     public List<String> topics() {
         List<String> topics = new ArrayList<>();

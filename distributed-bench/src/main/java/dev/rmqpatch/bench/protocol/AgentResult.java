@@ -30,6 +30,11 @@ public final class AgentResult {
     public String sendDelayHistogram;
     /** CPU time the agent's JVM used during the window. */
     public long cpuNanos;
+    /**
+     * Runs with stamped bodies: every acknowledged send of the run (warm-up included), stream id to encoded
+     * SequenceSet; the count check's reference.
+     */
+    public Map<String, String> ackedSequences;
     /** Wire client: answers that came after their send had already been counted as timed out (or lost). */
     public long lateAnswers;
     /** Wire client: requests the brokers sent to the agent (not answers); ignored, counted so they are not invisible. */

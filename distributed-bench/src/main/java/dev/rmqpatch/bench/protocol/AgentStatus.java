@@ -11,4 +11,6 @@ public final class AgentStatus {
     public String error;
     public String javaVersion;
     public int cpus;
+    /** The agent's wall clock when it answered, microseconds since the epoch: the coordinator's clock-offset probe. */
+    public long wallClockMicros;
 }

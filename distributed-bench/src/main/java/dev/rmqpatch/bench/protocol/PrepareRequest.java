@@ -36,6 +36,33 @@ public final class PrepareRequest {
     public int ioThreads;
     /** How long to wait for the topics' routes to appear at the name server before giving up. */
     public int routeWaitMs = 15_000;
+    /** This agent's place in the run (0..agents-1): the high part of its senders' stream ids (see BodyStamp). */
+    public int agentIndex;
+    /**
+     * Write the 24-byte stamp (stream, sequence, send time) at the start of every body and keep the set of acknowledged
+     * sequences, for end-to-end latency and the count check; set when the run has consumers.
+     */
+    public boolean stampBodies;
+    /** This agent's wall clock minus the coordinator's, microseconds, as the coordinator measured it (0 on its own host). */
+    public long clockOffsetMicros;
+    /** Push consumers this agent runs (stock DefaultMQPushConsumer, clustering); null or empty = none. */
+    public List<Subscription> subscriptions;
+
+    /** One subscription (its own consumer group) of one topic, and how many of its consumers run on this agent. */
+    public static final class Subscription {
+        public String topic;
+        public String group;
+        public int consumers;
+
+        public Subscription() {
+        }
+
+        public Subscription(String topic, String group, int consumers) {
+            this.topic = topic;
+            this.group = group;
+            this.consumers = consumers;
+        }
+    }
 
     /** One cluster the load can be sent to. */
     public static final class Target {

@@ -27,6 +27,18 @@ public final class RunTable {
             rows.add(row("total", r.tps, r.counts.sent, r.counts.acked + r.counts.unconfirmed, r.counts.failed, r.latencyMs));
         }
         s.append(Table.render(rows));
+        if (r.consumeTps != null) {
+            s.append(String.format("consumers: %s msg/s in the window, end-to-end p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms%n",
+                Format.num(r.consumeTps, 1), Format.num(r.endToEndLatencyMs.p50, 2), Format.num(r.endToEndLatencyMs.p99, 2),
+                Format.num(r.endToEndLatencyMs.p999, 2), Format.num(r.endToEndLatencyMs.max, 2)));
+        }
+        if (r.delivery != null) {
+            for (dev.rmqpatch.bench.delivery.DeliveryCheck.Subscription sub : r.delivery.subscriptions) {
+                s.append(String.format("count check %s (%d consumers): %s acknowledged, %s received, %s missing, %s duplicates%n", sub.group,
+                    sub.consumers, Format.count(r.delivery.acknowledged), Format.count(sub.received), Format.count(sub.missing),
+                    Format.count(sub.duplicates)));
+            }
+        }
         if (r.sendDelayMs != null) {
             s.append(String.format("send delay (start vs intended time, rate-limited): p50 %s ms, p99 %s ms, max %s ms%n",
                 Format.num(r.sendDelayMs.p50, 2), Format.num(r.sendDelayMs.p99, 2), Format.num(r.sendDelayMs.max, 2)));

@@ -2,8 +2,9 @@ package dev.rmqpatch.bench.workload;
 
 /**
  * What to run. Field names follow OpenMessaging Benchmark workload files (topics, partitionsPerTopic, messageSize,
- * producersPerTopic, producerRate), with durations in seconds; threadsPerAgent and sendMode are this harness's own.
- * Immutable; the {@code with*} methods apply command-line overrides.
+ * producersPerTopic, producerRate, subscriptionsPerTopic, consumerPerSubscription, consumerBacklogSizeGB), with
+ * durations in seconds; threadsPerAgent and sendMode are this harness's own. Immutable; the {@code with*} methods apply
+ * command-line overrides.
  */
 public final class Workload {
     private final String name;
@@ -16,6 +17,11 @@ public final class Workload {
     private final int testDurationSeconds;
     private final int threadsPerAgent;
     private final SendMode sendMode;
+    /** Consumer groups per topic (0 = produce only) and push consumers per group, spread over the agents. */
+    private int subscriptionsPerTopic;
+    private int consumerPerSubscription;
+    /** OMB's backlog test: build this much unconsumed data with the consumers suspended, then let them drain it. */
+    private double consumerBacklogSizeGB;
     private ClientMode client = ClientMode.ROCKETMQ;
     /** Tags and keys of every message (the harness's own fields); null = none. */
     private String messageTags;
@@ -75,16 +81,55 @@ public final class Workload {
     public int testDurationSeconds() { return testDurationSeconds; }
     public int threadsPerAgent() { return threadsPerAgent; }
     public SendMode sendMode() { return sendMode; }
+    public int subscriptionsPerTopic() { return subscriptionsPerTopic; }
+    public int consumerPerSubscription() { return consumerPerSubscription; }
+    public double consumerBacklogSizeGB() { return consumerBacklogSizeGB; }
+    /** True when the run consumes: then bodies carry the stamp, and end-to-end latency and the count check are measured. */
+    public boolean hasConsumers() { return subscriptionsPerTopic > 0; }
     /** How the agents send: stock producers (rocketmq, the default) or pre-encoded frames (wire). */
     public ClientMode client() { return client; }
     public String messageTags() { return messageTags; }
     public String messageKeys() { return messageKeys; }
+
+    /**
+     * Consumers as OMB's fields describe them: {@code subscriptions} consumer groups per topic, {@code perSubscription}
+     * push consumers in each (spread over the agents), and a backlog to build and drain (0 = none).
+     */
+    public Workload withConsumers(int subscriptions, int perSubscription, double backlogGB) {
+        if (subscriptions < 0 || perSubscription < 0) {
+            throw new IllegalArgumentException("subscriptionsPerTopic and consumerPerSubscription must be 0 or more");
+        }
+        if ((subscriptions == 0) != (perSubscription == 0)) {
+            throw new IllegalArgumentException("subscriptionsPerTopic=" + subscriptions + " with consumerPerSubscription=" + perSubscription
+                + ": give both (a run with consumers) or neither (produce only)");
+        }
+        if (!(backlogGB >= 0) || Double.isInfinite(backlogGB)) {
+            throw new IllegalArgumentException("consumerBacklogSizeGB must be 0 or more, not " + backlogGB);
+        }
+        if (backlogGB > 0 && subscriptions == 0) {
+            throw new IllegalArgumentException("consumerBacklogSizeGB=" + backlogGB + " needs consumers (subscriptionsPerTopic and "
+                + "consumerPerSubscription)");
+        }
+        Workload w = copy();
+        w.subscriptionsPerTopic = subscriptions;
+        w.consumerPerSubscription = perSubscription;
+        w.consumerBacklogSizeGB = backlogGB;
+        return w;
+    }
+
+    /** The same workload without consumers (the harness ceiling against the sink, which serves no pulls). */
+    public Workload produceOnly() {
+        return withConsumers(0, 0, 0);
+    }
 
     /** A copy with the fields the 10-argument constructor does not take. */
     private Workload extras(Workload from) {
         this.client = from.client;
         this.messageTags = from.messageTags;
         this.messageKeys = from.messageKeys;
+        this.subscriptionsPerTopic = from.subscriptionsPerTopic;
+        this.consumerPerSubscription = from.consumerPerSubscription;
+        this.consumerBacklogSizeGB = from.consumerBacklogSizeGB;
         return this;
     }
 
@@ -153,6 +198,8 @@ public final class Workload {
             + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
             + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
             + warmupDurationSeconds + " s, test " + testDurationSeconds + " s, client " + client.label()
-            + (messageTags == null ? "" : ", tags " + messageTags) + (messageKeys == null ? "" : ", keys " + messageKeys);
+            + (messageTags == null ? "" : ", tags " + messageTags) + (messageKeys == null ? "" : ", keys " + messageKeys)
+            + (hasConsumers() ? ", " + subscriptionsPerTopic + " subscription(s)/topic x " + consumerPerSubscription + " consumer(s)"
+                + (consumerBacklogSizeGB > 0 ? ", backlog " + consumerBacklogSizeGB + " GB" : "") : "");
     }
 }

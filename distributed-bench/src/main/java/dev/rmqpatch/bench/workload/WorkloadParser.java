@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Reads a workload file: JSON, or the flat {@code key: value} YAML that OpenMessaging Benchmark workload files use.
  * Fields left out keep the defaults of {@link Workload#defaults()}. Unknown fields are errors, and OMB features this
- * harness does not implement (consumers, backlog, payload files) are refused instead of being ignored, so a
+ * harness does not implement (payload files, key distributors, randomized payloads) are refused instead of being ignored, so a
  * workload never silently measures something else than its file says.
  */
 public final class WorkloadParser {
@@ -119,9 +119,6 @@ public final class WorkloadParser {
                 throw new IllegalArgumentException("unknown workload field '" + key + "' (known: " + String.join(", ", KNOWN) + ")");
             }
         }
-        refuseNonZero(fields, "subscriptionsPerTopic", "consumers are not supported by this harness yet");
-        refuseNonZero(fields, "consumerPerSubscription", "consumers are not supported by this harness yet");
-        refuseNonZero(fields, "consumerBacklogSizeGB", "backlog tests are not supported by this harness yet");
         if (fields.containsKey("payloadFile")) {
             throw new IllegalArgumentException("payloadFile is not supported; the agents send random bodies of messageSize bytes");
         }
@@ -148,14 +145,9 @@ public final class WorkloadParser {
             intField(fields, "threadsPerAgent", d.threadsPerAgent()),
             fields.containsKey("sendMode") ? SendMode.parse(fields.get("sendMode")) : d.sendMode())
             .withClient(ClientMode.parse(fields.getOrDefault("client", d.client().label())))
-            .withMessageTagsAndKeys(fields.get("messageTags"), fields.get("messageKeys"));
-    }
-
-    private static void refuseNonZero(Map<String, String> fields, String key, String why) {
-        String v = fields.get(key);
-        if (v != null && doubleValue(key, v) != 0) {
-            throw new IllegalArgumentException(key + "=" + v + ": " + why);
-        }
+            .withMessageTagsAndKeys(fields.get("messageTags"), fields.get("messageKeys"))
+            .withConsumers(intField(fields, "subscriptionsPerTopic", 0), intField(fields, "consumerPerSubscription", 0),
+                doubleField(fields, "consumerBacklogSizeGB", 0));
     }
 
     private static int seconds(Map<String, String> fields, String secondsKey, String minutesKey, int fallback) {

@@ -75,9 +75,22 @@ class CompareModeOptionsTest {
     }
 
     @Test
+    void consumersAreReadInSaturationModeAndRefusedByEfficiency() throws Exception {
+        CompareRunner.Options o = CompareCommand.parse(new String[] {"--consumers", "4", "--variants", "4.9.0-tuned,4.9.0-patched"});
+        assertEquals(1, o.workload.subscriptionsPerTopic());
+        assertEquals(4, o.workload.consumerPerSubscription());
+        assertFalse(CompareCommand.parse(new String[] {"--consumers", "0"}).workload.hasConsumers());
+        assertFalse(CompareCommand.parse(new String[0]).workload.hasConsumers(), "the default run stays produce-only");
+        String e = error("--efficiency", "--consumers", "2");
+        assertTrue(e.contains("--efficiency does not run consumers"), e);
+        e = error("--consumers", "-1");
+        assertTrue(e.contains("--consumers"), e);
+    }
+
+    @Test
     void helpDocumentsEveryNewFlag() {
         String help = CompareCommand.helpText();
-        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin auto|on|off", "--rate MSG_PER_S")) {
+        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin auto|on|off", "--rate MSG_PER_S", "--consumers N")) {
             assertTrue(help.contains(flag), flag);
         }
     }

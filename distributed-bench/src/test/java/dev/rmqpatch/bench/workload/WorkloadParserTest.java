@@ -84,10 +84,46 @@ class WorkloadParserTest {
     }
 
     @Test
-    void consumersAreRefusedNotIgnored() {
+    void consumerFieldsAreRead() {
+        Workload w = WorkloadParser.parse(String.join("\n",
+            "topics: 2",
+            "subscriptionsPerTopic: 2",
+            "consumerPerSubscription: 3",
+            "consumerBacklogSizeGB: 0.5"));
+        assertEquals(2, w.subscriptionsPerTopic());
+        assertEquals(3, w.consumerPerSubscription());
+        assertEquals(0.5, w.consumerBacklogSizeGB());
+        assertTrue(w.hasConsumers());
+        assertTrue(w.toString().contains("2 subscription(s)/topic x 3 consumer(s), backlog 0.5 GB"), w.toString());
+        // Overrides keep them; produceOnly drops them (the sink serves no pulls).
+        Workload sized = w.withMessageSize(1000).withThreadsPerAgent(8);
+        assertEquals(3, sized.consumerPerSubscription());
+        assertEquals(0.5, sized.consumerBacklogSizeGB());
+        assertEquals(1000, sized.messageSize());
+        assertTrue(!sized.produceOnly().hasConsumers());
+        assertEquals(1000, sized.produceOnly().messageSize());
+
+        Workload none = WorkloadParser.parse("{\"subscriptionsPerTopic\": 0, \"consumerPerSubscription\": 0, \"consumerBacklogSizeGB\": 0}");
+        assertTrue(!none.hasConsumers());
+    }
+
+    @Test
+    void inconsistentConsumerFieldsAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> WorkloadParser.parse("subscriptionsPerTopic: 1\n"));
-        assertTrue(e.getMessage().contains("consumers"), e.getMessage());
+        assertTrue(e.getMessage().contains("consumerPerSubscription"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("consumerBacklogSizeGB: 1\n"));
+        assertTrue(e.getMessage().contains("needs consumers"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("subscriptionsPerTopic: 1\nconsumerPerSubscription: 1\nconsumerBacklogSizeGB: -1\n"));
+        assertTrue(e.getMessage().contains("consumerBacklogSizeGB"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("subscriptionsPerTopic: 1.5\nconsumerPerSubscription: 1\n"));
+        assertTrue(e.getMessage().contains("whole number"), e.getMessage());
+    }
+
+    @Test
+    void unsupportedOmbFeaturesAreRefusedNotIgnored() {
         assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("payloadFile: payload/payload-1Kb.data\n"));
         assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("keyDistributor: RANDOM_NANO\n"));
     }

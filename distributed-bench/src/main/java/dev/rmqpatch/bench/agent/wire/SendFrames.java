@@ -193,6 +193,18 @@ public final class SendFrames {
         out.writeBytes(wireBody);
     }
 
+    /** The body went out compressed (as the stock client does from 4 KiB): its bytes are not the message's. */
+    public boolean bodyCompressed() {
+        return wireBody != spec.body;
+    }
+
+    /** Overwrites the first bytes of the body of a frame just written by {@link #write} (the body ends the frame). */
+    public void stampBody(ByteBuf frame, int stream, long sequence, long sendMicros) {
+        byte[] stamp = new byte[dev.rmqpatch.bench.delivery.BodyStamp.LENGTH];
+        dev.rmqpatch.bench.delivery.BodyStamp.write(stamp, 0, stream, sequence, sendMicros);
+        frame.setBytes(frame.writerIndex() - wireBody.length, stamp);
+    }
+
     public String topic() {
         return spec.topic;
     }

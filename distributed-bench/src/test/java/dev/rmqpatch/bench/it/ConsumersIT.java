@@ -1,0 +1,193 @@
+package dev.rmqpatch.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.BrokerProbe;
+import dev.rmqpatch.bench.broker.HarnessClusters;
+import dev.rmqpatch.bench.coordinator.AgentClient;
+import dev.rmqpatch.bench.coordinator.Coordinator;
+import dev.rmqpatch.bench.coordinator.LocalAgents;
+import dev.rmqpatch.bench.coordinator.ProgressPoint;
+import dev.rmqpatch.bench.coordinator.RunFailedException;
+import dev.rmqpatch.bench.coordinator.RunResult;
+import dev.rmqpatch.bench.coordinator.RunSpec;
+import dev.rmqpatch.bench.delivery.DeliveryCheck;
+import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.cluster.LocalCluster;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Produce and consume at once against a real name server and broker (stock 4.9.0): two agent JVMs, stock push
+ * consumers spread over them, end-to-end latency from the body stamps, and the count check over both agents.
+ */
+@Timeout(300)
+class ConsumersIT {
+    @TempDir
+    Path dir;
+
+    private LocalCluster.Spec clusterSpec() {
+        LocalCluster.Spec spec = new LocalCluster.Spec();
+        spec.dist = Dists.stock();
+        spec.confName = "broker-tuned.conf";
+        spec.brokerHeap = "512m";
+        spec.workDir = dir.resolve("cluster");
+        spec.overrides.put("mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024));
+        return spec;
+    }
+
+    private static RunSpec runSpec(String namesrv, Workload w) {
+        RunSpec spec = new RunSpec();
+        spec.workload = w;
+        spec.namesrv = namesrv;
+        spec.label = "consume";
+        return spec;
+    }
+
+    @Test
+    void twoSubscriptionsOverTwoAgentsReceiveEveryAcknowledgedMessage() throws Exception {
+        List<AgentClient> agents = new ArrayList<>();
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            agents.addAll(LocalAgents.launch(2, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), null,
+                Map.of("broker", List.of(cluster.brokerPid())));
+            // 2 subscriptions x 3 consumers: 6 consumers dealt over 2 agents, so each group has consumers on both.
+            Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(2).withTestDurationSeconds(4)
+                .withProducerRate(2000).withConsumers(2, 3, 0);
+            RunSpec spec = runSpec(cluster.namesrvAddr(), w);
+            RunResult r = new Coordinator(agents, admin, probe, List.of(cluster.brokerProcess()), System.out).run(spec);
+
+            assertEquals("ok", r.status, r.error);
+            assertTrue(r.totalCounts.acked > 0);
+            assertNotNull(r.consumeTps);
+            assertTrue(r.consumeTps > 0, "consumed in the window");
+            assertEquals(r.consumedInWindow.longValue(), r.endToEndLatencyMs.count, "one end-to-end sample per delivery in the window");
+            assertTrue(r.endToEndLatencyMs.p50 > 0, "end-to-end latency recorded");
+            // The send-to-consume path includes the broker's dispatch and a pull: never faster than the send's answer alone.
+            assertTrue(r.endToEndLatencyMs.max >= r.latencyMs.p50, r.endToEndLatencyMs.max + " vs " + r.latencyMs.p50);
+            assertEquals(0L, r.clock.offsetMicros.get(agents.get(0).name()), "local agents share the coordinator's clock");
+
+            DeliveryCheck.Report d = r.delivery;
+            assertEquals(r.totalCounts.acked, d.acknowledged, "every acknowledged send is in the producers' sets");
+            assertEquals(2, d.subscriptions.size());
+            for (DeliveryCheck.Subscription s : d.subscriptions) {
+                assertEquals(3, s.consumers, s.group);
+                assertTrue(s.received >= d.acknowledged, s.group + " received " + s.received + " of " + d.acknowledged);
+                assertEquals(0, s.missing, s.group + " missing, first: " + s.firstMissing);
+                assertEquals(s.deliveries, s.received + s.duplicates, s.group + ": deliveries = distinct + duplicates");
+            }
+            assertEquals(0, d.missingMessages);
+            assertTrue(d.drained);
+            // The consumers did their share on both agents.
+            for (RunResult.AgentView a : r.agents) {
+                assertNotNull(a.consumeTps, a.name);
+                assertTrue(a.consumeTps > 0, a.name + " consumed nothing");
+            }
+            ProgressPoint last = r.progress.get(r.progress.size() - 1);
+            assertNotNull(last.consumeTps);
+            assertNotNull(last.backlogBytes);
+            for (AgentClient a : agents) {
+                assertEquals("IDLE", a.status().state, a.name() + " is ready for the next run");
+            }
+        } finally {
+            LocalAgents.stop(agents);
+        }
+    }
+
+    @Test
+    void theWireClientStampsItsFramesForTheConsumers() throws Exception {
+        List<AgentClient> agents = new ArrayList<>();
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(1).withTestDurationSeconds(3)
+                .withProducerRate(2000).withClient(dev.rmqpatch.bench.workload.ClientMode.WIRE).withConsumers(1, 2, 0);
+            RunResult r = new Coordinator(agents, admin, null, List.of(cluster.brokerProcess()), System.out)
+                .run(runSpec(cluster.namesrvAddr(), w));
+
+            assertEquals("ok", r.status, r.error);
+            assertTrue(r.totalCounts.acked > 0);
+            assertEquals(r.totalCounts.acked, r.delivery.acknowledged, "the wire agent kept every acknowledged (slot, sequence)");
+            assertEquals(0, r.delivery.missingMessages, "first missing: " + r.delivery.subscriptions.get(0).firstMissing);
+            assertTrue(r.consumeErrors.isEmpty(), "every delivery carried a stamp: " + r.consumeErrors);
+            assertEquals(r.consumedInWindow.longValue(), r.endToEndLatencyMs.count);
+        } finally {
+            LocalAgents.stop(agents);
+        }
+    }
+
+    @Test
+    void aBacklogIsBuiltWithConsumersSuspendedThenDrained() throws Exception {
+        List<AgentClient> agents = new ArrayList<>();
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            // 1 MiB of backlog: about 3,500 messages of 300 B, built in well under the window at 2,000 msg/s.
+            Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(1).withTestDurationSeconds(8)
+                .withProducerRate(2000).withConsumers(1, 2, 1.0 / 1024);
+            RunSpec spec = runSpec(cluster.namesrvAddr(), w);
+            RunResult r = new Coordinator(agents, admin, null, List.of(cluster.brokerProcess()), System.out).run(spec);
+
+            assertEquals("ok", r.status, r.error);
+            assertNotNull(r.backlog);
+            assertEquals(1L << 20, r.backlog.requestedBytes);
+            assertNotNull(r.backlog.resumedAtSecond, "the backlog was built and the consumers resumed");
+            assertTrue(r.backlog.peakBytes >= r.backlog.requestedBytes);
+            assertEquals(0, r.delivery.missingMessages);
+            // Suspended consumers only finish what they had already pulled: far less than was produced meanwhile.
+            double produced = 0;
+            double consumed = 0;
+            for (ProgressPoint p : r.progress) {
+                if ("measure".equals(p.phase) && p.second <= r.backlog.resumedAtSecond) {
+                    produced += p.tps;
+                    consumed += p.consumeTps;
+                }
+            }
+            assertTrue(consumed < 0.2 * produced, "consumed " + consumed + " of " + produced + " while suspended");
+        } finally {
+            LocalAgents.stop(agents);
+        }
+    }
+
+    @Test
+    void aConsumerAgentThatDiesEndsTheRunWithAClearMessageAndPartialResults() throws Exception {
+        List<AgentClient> agents = new ArrayList<>();
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            agents.addAll(LocalAgents.launch(2, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+            Workload w = Workload.defaults().withThreadsPerAgent(2).withWarmupDurationSeconds(1).withTestDurationSeconds(60)
+                .withProducerRate(1000).withConsumers(1, 2, 0);
+            RunSpec spec = runSpec(cluster.namesrvAddr(), w);
+            AgentClient victim = agents.get(1);
+            Thread killer = new Thread(() -> {
+                try {
+                    Thread.sleep(5000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                ProcessHandle.of(victim.process().pid()).ifPresent(ProcessHandle::destroyForcibly);
+            });
+            killer.start();
+            RunFailedException e = assertThrows(RunFailedException.class,
+                () -> new Coordinator(agents, admin, null, List.of(cluster.brokerProcess()), System.out).run(spec));
+            killer.join();
+            assertTrue(e.getMessage().contains("agent-2") && e.getMessage().contains("exited with code"), e.getMessage());
+            RunResult partial = e.partial();
+            assertEquals("failed", partial.status);
+            assertTrue(partial.error.contains("no count check"), partial.error);
+            assertNull(partial.delivery, "no count check on a broken run");
+            assertTrue(partial.progress.stream().anyMatch(p -> p.consumeTps != null && p.consumeTps > 0),
+                "per-second consume rates until the failure are kept");
+            assertEquals("IDLE", agents.get(0).status().state, "the surviving agent dropped its producers and consumers");
+        } finally {
+            LocalAgents.stop(agents);
+        }
+    }
+}
