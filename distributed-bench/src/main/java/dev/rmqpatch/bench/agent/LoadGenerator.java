@@ -3,12 +3,9 @@ package dev.rmqpatch.bench.agent;
 import dev.rmqpatch.bench.delivery.BodyStamp;
 import dev.rmqpatch.bench.delivery.StreamSets;
 import dev.rmqpatch.bench.protocol.AgentResult;
-import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
-import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.workload.SendMode;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -39,7 +36,7 @@ final class LoadGenerator implements LoadDriver {
     private final byte[] payload;
     private final Semaphore outstanding;
     private final List<Thread> threads = new ArrayList<>();
-    private final List<PhaseStats> phases = new ArrayList<>();
+    private final SendPhases phases = new SendPhases();
     /** Stamped runs: every acknowledged (stream, sequence) of the run, for the count check; null otherwise. */
     private final StreamSets acked;
     /** Stamped runs: the next sequence of each sender thread (each thread is its own stream). */
@@ -69,10 +66,7 @@ final class LoadGenerator implements LoadDriver {
     private final Object routeChanged = new Object();
     private volatile boolean rateLimited;
     private volatile boolean running;
-    private volatile PhaseStats phase;
     private volatile Throwable threadCrash;
-    private long measureStartNanos;
-    private long measureStartCpu;
 
     private LoadGenerator(String agentName, PrepareRequest request) {
         this.agentName = agentName;
@@ -207,7 +201,7 @@ final class LoadGenerator implements LoadDriver {
     @Override
     public synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
-        phase = newPhase(begin);
+        phases.start(begin);
         // With several targets nothing is sent until the coordinator picks one: the first window then starts with
         // the first switch, not with the start request.
         route = request.targets != null ? new Route(PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
@@ -258,14 +252,6 @@ final class LoadGenerator implements LoadDriver {
         return targets.size();
     }
 
-    private PhaseStats newPhase(long startNanos) {
-        PhaseStats stats = new PhaseStats(startNanos);
-        synchronized (phases) {
-            phases.add(stats);
-        }
-        return stats;
-    }
-
     private void runThread(int index, long beginNanos) {
         try {
             long wait = beginNanos - System.nanoTime();
@@ -307,7 +293,7 @@ final class LoadGenerator implements LoadDriver {
     }
 
     private void sendOne(int thread, DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
-        PhaseStats stats = phase;
+        PhaseStats stats = phases.current();
         int stream = -1;
         long sequence = -1;
         byte[] body = payload;
@@ -387,38 +373,18 @@ final class LoadGenerator implements LoadDriver {
 
     @Override
     public long ackedSinceStart() {
-        long n = 0;
-        synchronized (phases) {
-            for (PhaseStats p : phases) {
-                n += p.counts(0).acked;
-            }
-        }
-        return n;
+        return phases.ackedSinceStart();
     }
 
     /** Starts the measurement window: from now on sends are charged to a fresh phase. */
     @Override
     public synchronized void beginMeasurement() {
-        measureStartNanos = System.nanoTime();
-        measureStartCpu = processCpuNanos();
-        phase = newPhase(measureStartNanos);
+        phases.beginMeasurement();
     }
 
     @Override
     public ProgressReport progress() {
-        PhaseStats current = phase;
-        ProgressReport report = new ProgressReport();
-        if (current == null) {
-            return report;
-        }
-        PhaseStats.Interval interval = current.drainInterval(System.nanoTime());
-        report.intervalNanos = interval.nanos;
-        report.sent = interval.sent;
-        report.acked = interval.acked;
-        report.failed = interval.failed;
-        report.errorsByKind = interval.errorsByKind;
-        report.latencyHistogram = Histograms.encode(interval.latency);
-        return report;
+        return phases.progress();
     }
 
     @Override
@@ -431,7 +397,7 @@ final class LoadGenerator implements LoadDriver {
     @Override
     public synchronized AgentResult stop(String host, long pid) {
         long stopNanos = System.nanoTime();
-        long stopCpu = processCpuNanos();
+        long stopCpu = SendPhases.processCpuNanos();
         running = false;
         long joinDeadline = System.currentTimeMillis() + request.sendTimeoutMs + 5_000L;
         for (Thread t : threads) {
@@ -444,7 +410,6 @@ final class LoadGenerator implements LoadDriver {
             }
         }
         long inFlight = drainAsync(joinDeadline);
-        PhaseStats window = phases.size() > 1 ? phase : null;
 
         AgentResult result = new AgentResult();
         result.host = host;
@@ -453,33 +418,7 @@ final class LoadGenerator implements LoadDriver {
         result.client = "rocketmq";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
-        result.total = new Counts();
-        synchronized (phases) {
-            for (PhaseStats p : phases) {
-                // Answers still missing belong to the newest phase: the older ones ended long before.
-                result.total.add(p.counts(p == phase ? inFlight : 0));
-            }
-        }
-        if (window == null) {
-            // Stopped during warm-up: an empty window, but the totals still describe what was sent.
-            result.window = new Counts();
-            result.windowNanos = 0;
-            result.latencyHistogram = Histograms.encode(Histograms.create());
-            result.byStatus = new java.util.TreeMap<>();
-            result.byError = new java.util.TreeMap<>();
-            result.errorSamples = new java.util.TreeMap<>();
-        } else {
-            result.window = window.counts(inFlight);
-            result.windowNanos = stopNanos - measureStartNanos;
-            result.cpuNanos = stopCpu - measureStartCpu;
-            result.latencyHistogram = Histograms.encode(window.cumulativeLatency());
-            if (rateLimited) {
-                result.sendDelayHistogram = Histograms.encode(window.cumulativeSendDelay());
-            }
-            result.byStatus = window.byStatus();
-            result.byError = window.byError();
-            result.errorSamples = window.errorSamples();
-        }
+        phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
         }
@@ -521,13 +460,6 @@ final class LoadGenerator implements LoadDriver {
         targets.clear();
     }
 
-    private static long processCpuNanos() {
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean) {
-            return ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
-        }
-        return 0;
-    }
 
     private static void sleepQuietly(long ms) {
         try {

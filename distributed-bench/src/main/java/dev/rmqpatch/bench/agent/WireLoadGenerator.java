@@ -9,10 +9,8 @@ import dev.rmqpatch.bench.agent.wire.UniqueKeys;
 import dev.rmqpatch.bench.agent.wire.WireConnection;
 import dev.rmqpatch.bench.agent.wire.WireProducer;
 import dev.rmqpatch.bench.protocol.AgentResult;
-import dev.rmqpatch.bench.protocol.Counts;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
-import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.wire.HeaderFields;
 import dev.rmqpatch.bench.workload.SendMode;
 import io.netty.buffer.ByteBuf;
@@ -24,11 +22,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +119,7 @@ final class WireLoadGenerator implements LoadDriver {
     private final int slotBits;
     private final long timeoutNanos;
     private final long deadAfterNanos;
-    private final List<PhaseStats> phases = new ArrayList<>();
+    private final SendPhases phases = new SendPhases();
     /** Stamped runs: every acknowledged (slot stream, sequence), for the count check; null otherwise. */
     private final StreamSets acked;
     private final ExecutorService routeRefresher = Executors.newSingleThreadExecutor(r -> {
@@ -139,14 +135,11 @@ final class WireLoadGenerator implements LoadDriver {
     private volatile Route route;
     private volatile boolean running;
     private volatile boolean rateLimited;
-    private volatile PhaseStats phase;
     private volatile String failure;
     private volatile long lastAckNanos;
     private volatile long failuresSinceAck;
     private volatile String lastError;
     private ScheduledFuture<?> watchdog;
-    private long measureStartNanos;
-    private long measureStartCpu;
 
     private WireLoadGenerator(String agentName, PrepareRequest request) {
         this.agentName = agentName;
@@ -271,7 +264,7 @@ final class WireLoadGenerator implements LoadDriver {
     @Override
     public synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
-        phase = newPhase(begin);
+        phases.start(begin);
         route = request.targets != null ? new Route(LoadGenerator.PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
         running = true;
         lastAckNanos = begin;
@@ -326,14 +319,6 @@ final class WireLoadGenerator implements LoadDriver {
         return targets.size();
     }
 
-    private PhaseStats newPhase(long startNanos) {
-        PhaseStats stats = new PhaseStats(startNanos);
-        synchronized (phases) {
-            phases.add(stats);
-        }
-        return stats;
-    }
-
     /** The slot's next send: now, at its intended time, or parked while paused. Runs on an event loop. */
     private void sendNext(Slot s) {
         if (!running) {
@@ -383,7 +368,7 @@ final class WireLoadGenerator implements LoadDriver {
         List<WireProducer> producers = targets.get(r.target).producers;
         WireProducer producer = producers.get(s.index % producers.size());
         TopicRoutes.Queue queue = producer.nextQueue();
-        PhaseStats stats = phase;
+        PhaseStats stats = phases.current();
         if (queue == null) {
             stats.onSent();
             fail(stats, "NoRoute", () -> "no writable queue in the route of " + producer.topic());
@@ -404,7 +389,7 @@ final class WireLoadGenerator implements LoadDriver {
                 if (done.isSuccess()) {
                     send(s, r, intended);
                 } else {
-                    PhaseStats st = phase;
+                    PhaseStats st = phases.current();
                     st.onSent();
                     Throwable cause = done.cause();
                     fail(st, "ConnectFailed", () -> "cannot connect to broker " + queue.brokerAddr + ": " + cause);
@@ -597,26 +582,12 @@ final class WireLoadGenerator implements LoadDriver {
 
     @Override
     public synchronized void beginMeasurement() {
-        measureStartNanos = System.nanoTime();
-        measureStartCpu = processCpuNanos();
-        phase = newPhase(measureStartNanos);
+        phases.beginMeasurement();
     }
 
     @Override
     public ProgressReport progress() {
-        PhaseStats current = phase;
-        ProgressReport report = new ProgressReport();
-        if (current == null) {
-            return report;
-        }
-        PhaseStats.Interval interval = current.drainInterval(System.nanoTime());
-        report.intervalNanos = interval.nanos;
-        report.sent = interval.sent;
-        report.acked = interval.acked;
-        report.failed = interval.failed;
-        report.errorsByKind = interval.errorsByKind;
-        report.latencyHistogram = Histograms.encode(interval.latency);
-        return report;
+        return phases.progress();
     }
 
     @Override
@@ -627,7 +598,7 @@ final class WireLoadGenerator implements LoadDriver {
     @Override
     public synchronized AgentResult stop(String host, long pid) {
         long stopNanos = System.nanoTime();
-        long stopCpu = processCpuNanos();
+        long stopCpu = SendPhases.processCpuNanos();
         running = false;
         // Wait for the answers in flight (each slot has at most one), up to the send timeout and a margin.
         long deadline = System.currentTimeMillis() + request.sendTimeoutMs + 5_000L;
@@ -636,7 +607,6 @@ final class WireLoadGenerator implements LoadDriver {
             sleepQuietly(10);
             inFlight = pendingCount();
         }
-        PhaseStats window = phases.size() > 1 ? phase : null;
         AgentResult result = new AgentResult();
         result.host = host;
         result.pid = pid;
@@ -644,31 +614,7 @@ final class WireLoadGenerator implements LoadDriver {
         result.client = "wire";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
-        result.total = new Counts();
-        synchronized (phases) {
-            for (PhaseStats p : phases) {
-                result.total.add(p.counts(p == phase ? inFlight : 0));
-            }
-        }
-        if (window == null) {
-            result.window = new Counts();
-            result.windowNanos = 0;
-            result.latencyHistogram = Histograms.encode(Histograms.create());
-            result.byStatus = new TreeMap<>();
-            result.byError = new TreeMap<>();
-            result.errorSamples = new TreeMap<>();
-        } else {
-            result.window = window.counts(inFlight);
-            result.windowNanos = stopNanos - measureStartNanos;
-            result.cpuNanos = stopCpu - measureStartCpu;
-            result.latencyHistogram = Histograms.encode(window.cumulativeLatency());
-            if (rateLimited) {
-                result.sendDelayHistogram = Histograms.encode(window.cumulativeSendDelay());
-            }
-            result.byStatus = window.byStatus();
-            result.byError = window.byError();
-            result.errorSamples = window.errorSamples();
-        }
+        phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
         }
@@ -680,13 +626,7 @@ final class WireLoadGenerator implements LoadDriver {
 
     @Override
     public long ackedSinceStart() {
-        long n = 0;
-        synchronized (phases) {
-            for (PhaseStats p : phases) {
-                n += p.counts(0).acked;
-            }
-        }
-        return n;
+        return phases.ackedSinceStart();
     }
 
     private static SendMode mode(PrepareRequest r) {
@@ -724,13 +664,6 @@ final class WireLoadGenerator implements LoadDriver {
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 
-    private static long processCpuNanos() {
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean) {
-            return ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
-        }
-        return 0;
-    }
 
     private static void sleepQuietly(long ms) {
         try {
