@@ -94,9 +94,20 @@ class CompareEfficiencyIT {
         }
         JsonObject patched = variants.get(1).getAsJsonObject().getAsJsonObject("brokerCpuUsPerMsg");
         assertTrue(patched.get("ratio").getAsDouble() > 0);
-        JsonArray ci = patched.getAsJsonArray("ratioCi95");
-        assertEquals(2, ci.size());
-        assertTrue(ci.get(0).getAsDouble() <= ci.get(1).getAsDouble());
+        if (patched.get("pairs").getAsInt() >= 2) {
+            JsonArray ci = patched.getAsJsonArray("ratioCi95");
+            assertEquals(2, ci.size());
+            assertTrue(ci.get(0).getAsDouble() <= ci.get(1).getAsDouble());
+        } else {
+            // A window that missed its rate on a loaded CI machine leaves its pair out: then it must be reported,
+            // and an interval needs two pairs.
+            assertTrue(patched.get("ratioCi95") == null || patched.get("ratioCi95").isJsonNull(), patched.toString());
+            boolean reported = false;
+            for (JsonElement e : r.getAsJsonArray("windows")) {
+                reported |= !e.getAsJsonObject().get("inInterval").getAsBoolean();
+            }
+            assertTrue(reported, "a pair left out of the interval is listed among the windows: " + printed);
+        }
         String verdict = patched.get("verdict").getAsString();
         assertTrue(verdict.equals("resolved") || verdict.equals("unresolved"), verdict);
 
