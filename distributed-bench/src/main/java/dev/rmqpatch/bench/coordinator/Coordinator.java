@@ -15,6 +15,7 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
+import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -104,6 +105,14 @@ public final class Coordinator {
         boolean started = false;
         boolean consumers = spec.workload.hasConsumers();
         try {
+            if (spec.workload.payload().isFile()) {
+                try {
+                    payloadBase64 = java.util.Base64.getEncoder().encodeToString(
+                        spec.workload.payload().readFile(spec.workload.messageSize(), spec.payloadDir));
+                } catch (IllegalArgumentException | java.io.IOException e) {
+                    throw new Abort(e.getMessage());
+                }
+            }
             probeAgents();
             if (consumers) {
                 if (spec.workload.messageSize() < BodyStamp.LENGTH) {
@@ -296,6 +305,8 @@ public final class Coordinator {
     }
 
     private final Map<String, Long> clockOffsets = new java.util.HashMap<>();
+    /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
+    private String payloadBase64;
 
     private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent, List<List<PrepareRequest.Subscription>> plan) {
         Workload w = spec.workload;
@@ -320,6 +331,12 @@ public final class Coordinator {
         r.client = w.client().label();
         r.tags = w.messageTags();
         r.keys = w.messageKeys();
+        r.keyDistributor = w.keyDistributor() == KeyDistributor.NO_KEY ? null : w.keyDistributor().name();
+        r.payloadBase64 = payloadBase64;
+        if (w.payload().isRandomized()) {
+            r.randomizedPayloadPoolSize = w.payload().poolSize();
+            r.randomBytesRatio = w.payload().randomBytesRatio();
+        }
         r.ioThreads = spec.ioThreads;
         return r;
     }

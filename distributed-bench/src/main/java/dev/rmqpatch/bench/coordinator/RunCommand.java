@@ -68,7 +68,9 @@ public final class RunCommand {
         "                          $" + AgentToken.FILE_ENV + "); needed with --agent",
         "",
         "Workload (overrides apply on top of --workload, or of the defaults shown):",
-        "  --workload FILE         OpenMessaging-Benchmark-style YAML or JSON (topics, partitionsPerTopic, ...)",
+        "  --workload FILE         OpenMessaging Benchmark workload file (YAML or JSON), taken as OMB's own files",
+        "                          are; its producerRate: 0 means OMB's search for the maximum sustainable rate",
+        "  --payload-dir DIR       where a relative payloadFile is looked for after the workload file's folder",
         "  --threads N             sending threads per agent (32)",
         "  --size BYTES            message body size (300)",
         "  --partitions N          queues per topic (18)",
@@ -79,9 +81,10 @@ public final class RunCommand {
         "                          agent writes pre-encoded SEND_MESSAGE_V2 frames over netty itself, costing a",
         "                          fraction of the CPU (threads = closed-loop senders; async: --max-outstanding)",
         "  --io-threads N          wire only: netty event-loop threads per agent (1)",
-        "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay",
-        "  --warmup S              warm-up seconds, statistics reset after it (5)",
-        "  --duration S            measured seconds (20)",
+        "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay; overrides",
+        "                          the workload's producerRate (so --rate 0 is unlimited, never a rate search)",
+        "  --warmup S              warm-up seconds, statistics reset after it (5; OMB files: 60 unless they say)",
+        "  --duration S            measured seconds (20); overrides testDurationMinutes, for short runs",
         "  --send-timeout MS       producer send timeout (3000)",
         "  --max-outstanding N     async only: messages in flight per agent (1000)",
         "  --consumers N           produce and consume: one subscription (consumer group) per topic with N stock push",
@@ -100,7 +103,7 @@ public final class RunCommand {
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
-        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout");
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout", "--payload-dir");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
     private RunCommand() {
@@ -151,6 +154,7 @@ public final class RunCommand {
 
         RunSpec spec = new RunSpec();
         spec.workload = workload;
+        spec.payloadDir = payloadDir(f, workload);
         spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
         spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
@@ -359,6 +363,22 @@ public final class RunCommand {
             throw new UsageException(e.getMessage());
         }
         return w;
+    }
+
+    /** --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the paths tried). */
+    static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
+        Path dir = f.has("--payload-dir") ? Path.of(f.get("--payload-dir", null)).toAbsolutePath() : null;
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new UsageException("--payload-dir " + dir + " is not a folder");
+        }
+        if (w.payload().isFile()) {
+            try {
+                w.payload().readFile(w.messageSize(), dir);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return dir;
     }
 
     /** The token of agents started elsewhere: from --agent-token-file or the file the environment names. */
