@@ -15,6 +15,7 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
+import dev.rmqpatch.bench.omb.OmbIntervals;
 import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.PrintStream;
@@ -104,6 +105,9 @@ public final class Coordinator {
         result.topics = spec.topics();
         boolean started = false;
         boolean consumers = spec.workload.hasConsumers();
+        Workload sw = spec.workload;
+        omb = new OmbIntervals(sw.name(), spec.ombDriver, sw.messageSize(), sw.topics(), sw.partitionsPerTopic(), sw.producersPerTopic(),
+            sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
         try {
             if (spec.workload.payload().isFile()) {
                 try {
@@ -129,6 +133,13 @@ public final class Coordinator {
             started = true;
             forAll(a -> a.start(START_DELAY_MS));
             sleep(START_DELAY_MS);
+            if (spec.workload.maxRateSearch()) {
+                rateSearch = new RateSearch();
+                result.rateSearch = new ArrayList<>();
+                lastControlNanos = System.nanoTime();
+                out.printf("[%s] producerRate 0: searching for the maximum sustainable rate from %,.0f msg/s%n", spec.label,
+                    RateSearch.START_RATE);
+            }
             long[] errorsSoFar = {0};
             tick(spec, "warm-up", spec.workload.warmupDurationSeconds(), result, errorsSoFar);
 
@@ -179,6 +190,7 @@ public final class Coordinator {
             }
             result.status = "ok";
             result.finishedAt = Instant.now().toString();
+            finishOmb(result);
             return result;
         } catch (AgentFailure | Abort | BrokerAdmin.AdminException e) {
             result.status = "failed";
@@ -186,6 +198,7 @@ public final class Coordinator {
                 ? " (the run had consumers: what they received was lost with the run, so there is no count check; per-second "
                     + "produce and consume rates until the failure are in progress[])" : "");
             result.finishedAt = Instant.now().toString();
+            finishOmb(result);
             if (started) {
                 group.resetQuietly();
             }
@@ -305,6 +318,36 @@ public final class Coordinator {
     }
 
     private final Map<String, Long> clockOffsets = new java.util.HashMap<>();
+    /** The measured phase in OMB's 10-second intervals, for the OMB-format result file. */
+    private OmbIntervals omb;
+
+    /** The OMB-format result of what was measured (also of a failed run, up to the failure); windows from results.json. */
+    private void finishOmb(RunResult result) {
+        if (omb == null) {
+            return;
+        }
+        try {
+            result.omb = omb.finish(result.latencyHistogram == null ? null : Histograms.decode(result.latencyHistogram),
+                result.endToEndHistogram == null ? null : Histograms.decode(result.endToEndHistogram));
+        } catch (RuntimeException e) {
+            out.println("WARNING: no OMB-format result: " + e.getMessage());
+        }
+    }
+    /** OMB's producerRate 0: the search, when the coordinator has started one, and the end of its last control period. */
+    private RateSearch rateSearch;
+    private long lastControlNanos;
+    /** Per agent index: progress cut off by a rate change, added to that agent's next progress report. */
+    private final Map<Integer, ProgressReport> carried = new java.util.HashMap<>();
+
+    private List<ProgressReport> withCarried(List<ProgressReport> reports) {
+        if (carried.isEmpty()) {
+            return reports;
+        }
+        List<ProgressReport> merged = new ArrayList<>(reports);
+        carried.forEach((i, earlier) -> merged.set(i, ProgressReports.add(earlier, merged.get(i))));
+        carried.clear();
+        return merged;
+    }
     /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
     private String payloadBase64;
 
@@ -324,7 +367,7 @@ public final class Coordinator {
         r.producersPerTopic = w.producersPerTopic();
         r.threads = w.threadsPerAgent();
         r.mode = w.sendMode().label();
-        r.ratePerSecond = w.producerRate() / agents.size();
+        r.ratePerSecond = (w.maxRateSearch() ? RateSearch.START_RATE : w.producerRate()) / agents.size();
         r.sendTimeoutMs = spec.sendTimeoutMs;
         r.maxOutstanding = spec.maxOutstanding;
         r.routeWaitMs = spec.routeWaitMs;
@@ -341,6 +384,17 @@ public final class Coordinator {
         return r;
     }
 
+    /**
+     * OMB's max-rate search: every agent gets its share of the new rate on a fresh schedule. The agents answer with the
+     * progress interval that ends there; it is kept and added to the next progress poll, so no second is short of sends.
+     */
+    private void setRate(double total) throws AgentFailure {
+        List<ProgressReport> cut = forAll(a -> a.target(0, total / agents.size()));
+        for (int i = 0; i < cut.size(); i++) {
+            carried.merge(i, cut.get(i), ProgressReports::add);
+        }
+    }
+
     private void tick(RunSpec spec, String phase, int seconds, RunResult result, long[] errorsSoFar) throws AgentFailure, Abort {
         long begin = System.nanoTime();
         for (int s = 1; s <= seconds; s++) {
@@ -349,13 +403,17 @@ public final class Coordinator {
                 sleep(TimeUnit.NANOSECONDS.toMillis(wait));
             }
             checkWatched();
-            List<ProgressReport> reports = forAll(AgentClient::progress);
+            List<ProgressReport> reports = withCarried(forAll(AgentClient::progress));
             double tps = 0;
             long errors = 0;
             Map<String, Long> kinds = new java.util.TreeMap<>();
             List<Histogram> latencies = new ArrayList<>();
             double consumeTps = 0;
             List<Histogram> endToEnd = new ArrayList<>();
+            List<Histogram> delays = new ArrayList<>();
+            long intervalNanos = 0;
+            long acked = 0;
+            long consumed = 0;
             long ackedSinceStart = 0;
             Map<String, Long> received = new java.util.HashMap<>();
             for (int i = 0; i < reports.size(); i++) {
@@ -374,6 +432,12 @@ public final class Coordinator {
                 if (r.latencyHistogram != null) {
                     latencies.add(Histograms.decode(r.latencyHistogram));
                 }
+                if (r.sendDelayHistogram != null) {
+                    delays.add(Histograms.decode(r.sendDelayHistogram));
+                }
+                intervalNanos = Math.max(intervalNanos, r.intervalNanos);
+                acked += r.acked;
+                consumed += r.consumed;
                 if (r.endToEndHistogram != null) {
                     endToEnd.add(Histograms.decode(r.endToEndHistogram));
                 }
@@ -404,6 +468,23 @@ public final class Coordinator {
                 }
             }
             result.progress.add(p);
+            if ("measure".equals(phase) && omb != null) {
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                omb.second(intervalNanos, acked, errors, consumed, Histograms.merge(latencies), delays.isEmpty() ? null : Histograms.merge(delays),
+                    endToEnd.isEmpty() ? null : Histograms.merge(endToEnd), ackedSinceStart, receivedAll);
+            }
+            if (rateSearch != null && s % RateSearch.CONTROL_PERIOD_SECONDS == 0) {
+                long now = System.nanoTime();
+                long slowest = received.isEmpty() ? ackedSinceStart : java.util.Collections.min(received.values());
+                double rate = rateSearch.next(now - lastControlNanos, ackedSinceStart, spec.workload.hasConsumers() ? slowest : ackedSinceStart);
+                lastControlNanos = now;
+                setRate(rate);
+                result.rateSearch.add(new RunResult.RateStep(phase, s, rate));
+                out.printf("[%s] rate search: next %,.0f msg/s%n", spec.label, rate);
+            }
             out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
                 p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();

@@ -40,7 +40,8 @@ public final class RunCommand {
         "",
         "Runs one workload: starts or reaches the load agents, creates the topics, starts all agents at the same",
         "moment, prints aggregate progress every second, merges the agents' latency histograms, and prints a",
-        "table. Results go to <out>/results.json (also when the run fails: status \"failed\" and the error).",
+        "table. Results go to <out>/results.json (also when the run fails: status \"failed\" and the error), and in",
+        "OpenMessaging Benchmark's result format to <out>/omb-result.json (for its bin/create_charts.py).",
         "",
         "Target (exactly one):",
         "  --sink                  a local no-op endpoint that acknowledges at once: the harness's own ceiling",
@@ -106,6 +107,9 @@ public final class RunCommand {
         "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout", "--payload-dir");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
+    /** OMB's result format, next to results.json. */
+    public static final String OMB_RESULT_FILE = "omb-result.json";
+
     private RunCommand() {
     }
 
@@ -155,6 +159,7 @@ public final class RunCommand {
         RunSpec spec = new RunSpec();
         spec.workload = workload;
         spec.payloadDir = payloadDir(f, workload);
+        spec.ombDriver = ombDriver(f);
         spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
         spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
@@ -284,6 +289,9 @@ public final class RunCommand {
             }
             file.put("result", result);
             ResultsFile.write(resultsFile, file);
+            if (result.omb != null) {
+                ResultsFile.write(outDir.resolve(OMB_RESULT_FILE), result.omb);
+            }
             out.println();
             out.print(RunTable.render(result));
             if (f.has("--sink") && result.tps != null) {
@@ -291,7 +299,7 @@ public final class RunCommand {
                     sinkServer.equals("raw") ? "harness ceiling" : "remoting floor (stock remoting sink)", workload.client().label(), result.tps,
                     resultsFile);
             }
-            out.println("results: " + resultsFile);
+            out.println("results: " + resultsFile + (result.omb != null ? " (OpenMessaging Benchmark format: " + outDir.resolve(OMB_RESULT_FILE) + ")" : ""));
             return exit;
         } catch (LocalCluster.ClusterException | BrokerAdmin.AdminException e) {
             file.put("result", Map.of("status", "failed", "error", e.getMessage()));
@@ -363,6 +371,18 @@ public final class RunCommand {
             throw new UsageException(e.getMessage());
         }
         return w;
+    }
+
+    /** The OMB result's "driver", the legend in OMB's charts: the distribution's folder, the sink, or the name server. */
+    static String ombDriver(Flags f) {
+        if (f.has("--sink")) {
+            return "rmqpatch-sink-" + f.get("--sink-server", "raw");
+        }
+        if (f.has("--dist")) {
+            Path name = Path.of(f.get("--dist", null)).toAbsolutePath().normalize().getFileName();
+            return name == null ? "rocketmq" : name.toString();
+        }
+        return "rocketmq@" + f.get("--namesrv", "?");
     }
 
     /** --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the paths tried). */

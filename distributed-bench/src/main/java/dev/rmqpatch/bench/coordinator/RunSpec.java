@@ -23,6 +23,8 @@ public final class RunSpec {
     public int drainTimeoutSeconds = 60;
     /** Where a workload's relative payloadFile is looked for after the workload file's folder (--payload-dir); null = nowhere else. */
     public java.nio.file.Path payloadDir;
+    /** The "driver" of the OMB-format result: the legend of OMB's charts (e.g. the distribution's folder name). */
+    public String ombDriver = "rocketmq";
 
     public List<String> topics() {
         List<String> topics = new ArrayList<>();
