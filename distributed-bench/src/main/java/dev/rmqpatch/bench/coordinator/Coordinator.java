@@ -397,7 +397,8 @@ public final class Coordinator {
 
     private void tick(RunSpec spec, String phase, int seconds, RunResult result, long[] errorsSoFar) throws AgentFailure, Abort {
         long begin = System.nanoTime();
-        for (int s = 1; s <= seconds; s++) {
+        boolean backlogRun = "measure".equals(phase) && result.backlog != null;
+        for (int s = 1; s <= (backlogRun ? backlogEnd(spec, result.backlog, s) : seconds); s++) {
             long wait = begin + TimeUnit.SECONDS.toNanos(s) - System.nanoTime();
             if (wait > 0) {
                 sleep(TimeUnit.NANOSECONDS.toMillis(wait));
@@ -464,7 +465,13 @@ public final class Coordinator {
                 consume = String.format("  consume %,10.0f  e2e p99 %8s ms  lag %,d msgs", consumeTps,
                     p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), Math.max(0, ackedSinceStart - slowest));
                 if ("measure".equals(phase)) {
-                    backlogStep(spec, result, s, p.backlogBytes, tps);
+                    long receivedAll = 0;
+                    for (long n : received.values()) {
+                        receivedAll += n;
+                    }
+                    // OMB's backlog: subscriptions per topic x messages published, minus messages received by all of them.
+                    long ombBacklog = Math.max(0, spec.workload.subscriptionsPerTopic() * ackedSinceStart - receivedAll);
+                    backlogStep(spec, result, s, ombBacklog);
                 }
             }
             result.progress.add(p);
@@ -485,30 +492,71 @@ public final class Coordinator {
                 result.rateSearch.add(new RunResult.RateStep(phase, s, rate));
                 out.printf("[%s] rate search: next %,.0f msg/s%n", spec.label, rate);
             }
-            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
+            int shown = backlogRun ? backlogEnd(spec, result.backlog, s) : seconds;
+            out.printf("[%s] %-7s %3d/%s s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, shown == Integer.MAX_VALUE ? "?" : Integer.toString(shown), tps,
                 p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();
         }
     }
 
-    /** Backlog runs: resume the consumers once the backlog is built, note when it is gone again. */
-    private void backlogStep(RunSpec spec, RunResult result, int second, long backlogBytes, double tps) throws AgentFailure {
+    /** Seconds without progress after which a backlog that neither grows (building) nor shrinks (draining) ends the run. */
+    static final int BACKLOG_STALL_SECONDS = 60;
+
+    /**
+     * The last second of a backlog run's measured phase, as OMB runs it: open-ended until the backlog is built and
+     * drained, then testDuration more.
+     */
+    private static int backlogEnd(RunSpec spec, RunResult.BacklogView b, int second) {
+        return b.drainedAtSecond == null ? Integer.MAX_VALUE : b.drainedAtSecond + spec.workload.testDurationSeconds();
+    }
+
+    /**
+     * Backlog runs (OMB's consumerBacklogSizeGB): resume the consumers once the backlog (in OMB's terms: subscriptions x
+     * published - received, in messages) reaches the requested size, note when it is drained: at most
+     * max(1,000 messages, (1 - backlogDrainRatio) x the requested backlog) left, as OMB decides.
+     */
+    private void backlogStep(RunSpec spec, RunResult result, int second, long backlogMessages) throws AgentFailure, Abort {
         RunResult.BacklogView b = result.backlog;
         if (b == null) {
             return;
         }
-        b.peakBytes = Math.max(b.peakBytes, backlogBytes);
+        int size = spec.workload.messageSize();
+        long backlogBytes = backlogMessages * size;
+        if (backlogBytes > b.peakBytes) {
+            b.peakBytes = backlogBytes;
+            if (b.resumedAtSecond == null) {
+                backlogProgressSecond = second;
+            }
+        }
         if (b.resumedAtSecond == null && backlogBytes >= b.requestedBytes) {
             forAll(a -> a.pauseConsumers(false));
             b.resumedAtSecond = second;
+            backlogProgressSecond = second;
+            drainLow = backlogMessages;
             out.printf("[%s] backlog of %,d bytes built after %d s: consumers resumed%n", spec.label, backlogBytes, second);
-        } else if (b.resumedAtSecond != null && b.drainedAtSecond == null
-            && backlogBytes <= Math.max(b.requestedBytes / 100, (long) (tps * spec.workload.messageSize()))) {
-            // Drained: what is left is at most one second of production (or 1% of the backlog), the steady-state lag.
-            b.drainedAtSecond = second;
-            out.printf("[%s] backlog drained %d s after the consumers resumed%n", spec.label, second - b.resumedAtSecond);
+            return;
+        }
+        if (b.resumedAtSecond != null && b.drainedAtSecond == null) {
+            long emptyLevel = Math.max(1000L, (long) ((1.0 - spec.workload.backlogDrainRatio()) * (b.requestedBytes / size)));
+            if (backlogMessages < drainLow) {
+                drainLow = backlogMessages;
+                backlogProgressSecond = second;
+            }
+            if (backlogMessages <= emptyLevel) {
+                b.drainedAtSecond = second;
+                out.printf("[%s] backlog drained %d s after the consumers resumed (%,d messages left, limit %,d); measuring %d s more%n",
+                    spec.label, second - b.resumedAtSecond, backlogMessages, emptyLevel, spec.workload.testDurationSeconds());
+                return;
+            }
+        }
+        if (b.drainedAtSecond == null && second - backlogProgressSecond >= BACKLOG_STALL_SECONDS) {
+            throw new Abort("the backlog " + (b.resumedAtSecond == null ? "stopped growing at " + b.peakBytes + " of " + b.requestedBytes
+                + " bytes" : "stopped shrinking at " + drainLow + " messages") + " for " + BACKLOG_STALL_SECONDS + " s");
         }
     }
+
+    private int backlogProgressSecond;
+    private long drainLow = Long.MAX_VALUE;
 
     /**
      * After the producers stopped: polls the consumers every second until every subscription has received as many
@@ -725,6 +773,10 @@ public final class Coordinator {
         v.client = w.client().label();
         v.messageTags = w.messageTags();
         v.messageKeys = w.messageKeys();
+        v.keyDistributor = w.keyDistributor().name();
+        v.payload = w.payload().toString();
+        v.backlogDrainRatio = w.backlogDrainRatio();
+        v.maxRateSearch = w.maxRateSearch();
         return v;
     }
 

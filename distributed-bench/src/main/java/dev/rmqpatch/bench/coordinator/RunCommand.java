@@ -92,6 +92,8 @@ public final class RunCommand {
         "                          consumers (clustering), dealt round robin over the agents; adds consume msg/s,",
         "                          end-to-end latency and the count check (0 = produce only; the workload file's",
         "                          subscriptionsPerTopic/consumerPerSubscription/consumerBacklogSizeGB do the same)",
+        "  --backlog-gb GB         overrides the workload's consumerBacklogSizeGB (OMB's files ask for up to 512 GB;",
+        "                          a local broker's disk may not hold that), 0 = no backlog phase",
         "  --drain-timeout S       with consumers: how long they may take, after the producers stopped, to receive",
         "                          every acknowledged message before the count check (60)",
         "",
@@ -104,7 +106,7 @@ public final class RunCommand {
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
-        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout", "--payload-dir");
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout", "--payload-dir", "--backlog-gb");
     private static final Set<String> BOOLEANS = Set.of("--sink");
 
     /** OMB's result format, next to results.json. */
@@ -367,6 +369,9 @@ public final class RunCommand {
                 w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
             }
             w = withConsumersFlag(f, w);
+            if (f.has("--backlog-gb")) {
+                w = w.withConsumers(w.subscriptionsPerTopic(), w.consumerPerSubscription(), f.doubleValue("--backlog-gb", 0, 0));
+            }
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

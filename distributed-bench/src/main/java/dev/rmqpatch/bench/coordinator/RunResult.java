@@ -86,6 +86,12 @@ public final class RunResult {
         public String client;
         public String messageTags;
         public String messageKeys;
+        /** OMB's keyDistributor, how bodies are made (payload file, randomized pool, random body), backlogDrainRatio. */
+        public String keyDistributor;
+        public String payload;
+        public double backlogDrainRatio;
+        /** True when producerRate 0 came from a workload file: OMB's search for the maximum sustainable rate (see rateSearch). */
+        public boolean maxRateSearch;
     }
 
     /** The agents' clocks against the coordinator's. */
