@@ -440,6 +440,12 @@ final class LoadGenerator implements LoadDriver {
         phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
+            // Thread t sends with producer t % producers (see runThread), so to that producer's topic; stamped runs have one target.
+            TargetProducers target = targets.get(0);
+            result.streamTopics = new java.util.TreeMap<>();
+            for (int t = 0; t < request.threads; t++) {
+                result.streamTopics.put(Integer.toString(BodyStamp.stream(request.agentIndex, t)), target.topics.get(t % target.producers.size()));
+            }
         }
         shutdownProducers();
         return result;

@@ -630,6 +630,13 @@ final class WireLoadGenerator implements LoadDriver {
         phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
+            // Slot i sends with producer i % producers (see send), so to that producer's topic; stamped runs have one target.
+            List<WireProducer> producers = targets.get(0).producers;
+            result.streamTopics = new java.util.TreeMap<>();
+            for (int stream : acked.streams().keySet()) {
+                int slot = stream - BodyStamp.stream(request.agentIndex, 0);
+                result.streamTopics.put(Integer.toString(stream), producers.get(slot % producers.size()).topic());
+            }
         }
         result.lateAnswers = lateAnswers.get();
         result.brokerRequests = brokerRequests.get();

@@ -178,8 +178,9 @@ public final class Coordinator {
                     forAll(a -> a.pauseConsumers(false));
                 }
                 long acked = result.totalCounts.acked;
+                Map<String, Long> ackedByTopic = DeliveryCheck.ackedByTopic(results);
                 double[] drainSeconds = {0};
-                boolean drained = drain(spec, plan, acked, drainSeconds);
+                boolean drained = drain(spec, plan, acked, ackedByTopic, drainSeconds);
                 List<ConsumeResult> consumed = forAll(AgentClient::stopConsumers);
                 started = false;
                 aggregateConsumers(result, consumed);
@@ -336,6 +337,8 @@ public final class Coordinator {
     /** OMB's producerRate 0: the search, when the coordinator has started one, and the end of its last control period. */
     private RateSearch rateSearch;
     private long lastControlNanos;
+    /** Seconds of the run so far (warm-up and measured phase), for the search's control period. */
+    private int searchSeconds;
     /** Per agent index: progress cut off by a rate change, added to that agent's next progress report. */
     private final Map<Integer, ProgressReport> carried = new java.util.HashMap<>();
 
@@ -460,17 +463,17 @@ public final class Coordinator {
             if (spec.workload.hasConsumers()) {
                 p.consumeTps = consumeTps;
                 p.endToEndP99Ms = LatencySummary.of(Histograms.merge(endToEnd)).p99;
-                long slowest = received.isEmpty() ? 0 : java.util.Collections.min(received.values());
-                p.backlogBytes = Math.max(0, ackedSinceStart - slowest) * spec.workload.messageSize();
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                // OMB's backlog: subscriptions per topic x messages published, minus messages received by all of them
+                // (right for several topics too, where each subscription receives its own topic's share).
+                long ombBacklog = Math.max(0, spec.workload.subscriptionsPerTopic() * ackedSinceStart - receivedAll);
+                p.backlogBytes = ombBacklog * spec.workload.messageSize();
                 consume = String.format("  consume %,10.0f  e2e p99 %8s ms  lag %,d msgs", consumeTps,
-                    p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), Math.max(0, ackedSinceStart - slowest));
+                    p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), ombBacklog);
                 if ("measure".equals(phase)) {
-                    long receivedAll = 0;
-                    for (long n : received.values()) {
-                        receivedAll += n;
-                    }
-                    // OMB's backlog: subscriptions per topic x messages published, minus messages received by all of them.
-                    long ombBacklog = Math.max(0, spec.workload.subscriptionsPerTopic() * ackedSinceStart - receivedAll);
                     backlogStep(spec, result, s, ombBacklog);
                 }
             }
@@ -483,10 +486,15 @@ public final class Coordinator {
                 omb.second(intervalNanos, acked, errors, consumed, Histograms.merge(latencies), delays.isEmpty() ? null : Histograms.merge(delays),
                     endToEnd.isEmpty() ? null : Histograms.merge(endToEnd), ackedSinceStart, receivedAll);
             }
-            if (rateSearch != null && s % RateSearch.CONTROL_PERIOD_SECONDS == 0) {
+            if (rateSearch != null && ++searchSeconds % RateSearch.CONTROL_PERIOD_SECONDS == 0) {
                 long now = System.nanoTime();
-                long slowest = received.isEmpty() ? ackedSinceStart : java.util.Collections.min(received.values());
-                double rate = rateSearch.next(now - lastControlNanos, ackedSinceStart, spec.workload.hasConsumers() ? slowest : ackedSinceStart);
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                // Received, in published messages: all subscriptions' receipts over subscriptions per topic.
+                long receivedPerSubscription = spec.workload.hasConsumers() ? receivedAll / spec.workload.subscriptionsPerTopic() : ackedSinceStart;
+                double rate = rateSearch.next(now - lastControlNanos, ackedSinceStart, receivedPerSubscription);
                 lastControlNanos = now;
                 setRate(rate);
                 result.rateSearch.add(new RunResult.RateStep(phase, s, rate));
@@ -563,12 +571,15 @@ public final class Coordinator {
      * distinct messages as were acknowledged and the counts held still for a second, or nothing moved for 15 s, or
      * the drain timeout passed. Returns whether they caught up.
      */
-    private boolean drain(RunSpec spec, List<List<PrepareRequest.Subscription>> plan, long acked, double[] seconds)
-        throws AgentFailure, Abort {
+    private boolean drain(RunSpec spec, List<List<PrepareRequest.Subscription>> plan, long acked, Map<String, Long> ackedByTopic,
+                          double[] seconds) throws AgentFailure, Abort {
         java.util.Set<String> groups = new java.util.TreeSet<>();
+        // What each subscription must receive: the acknowledged sends to its topic (all of them when the agents did not say).
+        Map<String, Long> expected = new java.util.TreeMap<>();
         for (List<PrepareRequest.Subscription> mine : plan) {
             for (PrepareRequest.Subscription x : mine) {
                 groups.add(x.group);
+                expected.put(x.group, ackedByTopic == null ? acked : ackedByTopic.getOrDefault(x.topic, 0L));
             }
         }
         long begin = System.nanoTime();
@@ -594,7 +605,7 @@ public final class Coordinator {
             }
             long now = System.nanoTime();
             seconds[0] = (now - begin) / 1e9;
-            boolean all = received.values().stream().allMatch(n -> n >= acked);
+            boolean all = received.entrySet().stream().allMatch(e -> e.getValue() >= expected.getOrDefault(e.getKey(), acked));
             if (all && received.equals(last)) {
                 out.printf("[%s] drain   every subscription received all %,d acknowledged messages (%.0f s)%n", spec.label, acked, seconds[0]);
                 return true;
@@ -602,8 +613,15 @@ public final class Coordinator {
             if (!received.equals(last)) {
                 lastChange = now;
             }
-            long slowest = received.isEmpty() ? acked : java.util.Collections.min(received.values());
-            out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s, slowest, acked);
+            String slowestGroup = null;
+            for (Map.Entry<String, Long> e : received.entrySet()) {
+                long behind = expected.getOrDefault(e.getKey(), acked) - e.getValue();
+                if (slowestGroup == null || behind > expected.getOrDefault(slowestGroup, acked) - received.get(slowestGroup)) {
+                    slowestGroup = e.getKey();
+                }
+            }
+            out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s,
+                slowestGroup == null ? acked : received.get(slowestGroup), slowestGroup == null ? acked : expected.getOrDefault(slowestGroup, acked));
             if (s >= spec.drainTimeoutSeconds || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
                 out.printf("[%s] drain   gave up after %d s (%s)%n", spec.label, s,
                     s >= spec.drainTimeoutSeconds ? "drain timeout" : "nothing received for 15 s");
@@ -664,7 +682,7 @@ public final class Coordinator {
         }
         for (DeliveryCheck.Subscription sub : d.subscriptions) {
             out.printf("[%s] count check %s: %,d acknowledged, %,d received, %,d missing, %,d duplicate deliveries%s%n", spec.label, sub.group,
-                d.acknowledged, sub.received, sub.missing, sub.duplicates, sub.missing > 0 ? " (first missing stream/sequence: "
+                sub.acknowledged, sub.received, sub.missing, sub.duplicates, sub.missing > 0 ? " (first missing stream/sequence: "
                     + String.join(", ", sub.firstMissing) + ")" : "");
         }
         if (d.missingMessages > 0) {

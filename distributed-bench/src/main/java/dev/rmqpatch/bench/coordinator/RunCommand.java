@@ -372,6 +372,10 @@ public final class RunCommand {
             if (f.has("--backlog-gb")) {
                 w = w.withConsumers(w.subscriptionsPerTopic(), w.consumerPerSubscription(), f.doubleValue("--backlog-gb", 0, 0));
             }
+            if (w.maxRateSearch() && w.consumerBacklogSizeGB() > 0) {
+                throw new UsageException("the workload's producerRate 0 (search for the maximum sustainable rate) cannot be combined with "
+                    + "a backlog (--backlog-gb); give --rate, or --backlog-gb 0");
+            }
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -290,4 +290,22 @@ class WorkloadParserTest {
             () -> WorkloadParser.parse("client: fast\n"));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("rocketmq or wire"), e.getMessage());
     }
+
+    /** The repository's workloads/ folder: every file parses, and together they use every field of OMB's format. */
+    @Test
+    void theRepositorysWorkloadsParseAndTogetherUseEveryOmbField() throws Exception {
+        Path folder = Path.of("..", "workloads");
+        java.util.Set<String> used = new java.util.TreeSet<>();
+        int files = 0;
+        try (var list = Files.list(folder)) {
+            for (Path f : (Iterable<Path>) list.filter(p -> p.toString().endsWith(".yaml"))::iterator) {
+                Workload w = WorkloadParser.parse(f);
+                assertTrue(w.name().length() > 0, f.toString());
+                used.addAll(WorkloadParser.yamlFields(Files.readString(f)).keySet());
+                files++;
+            }
+        }
+        assertTrue(files >= 5, "workload files: " + files);
+        assertEquals(new java.util.TreeSet<>(WorkloadParser.OMB_FIELDS), used, "only OMB's fields, and all of them");
+    }
 }
