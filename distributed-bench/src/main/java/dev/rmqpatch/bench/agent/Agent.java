@@ -90,6 +90,7 @@ public final class Agent {
         try {
             // Consumers first: they subscribe and rebalance while the producers wait for their routes.
             consumers = Consumers.start(name, request);
+            runHasConsumers = request.stampBodies;
             generator = ClientMode.parse(request.client) == ClientMode.WIRE
                 ? WireLoadGenerator.prepare(name, request) : LoadGenerator.prepare(name, request);
             state = State.PREPARED;
@@ -173,9 +174,13 @@ public final class Agent {
         AgentResult result = generator.stop(host, pid);
         result.name = name;
         generator = null;
-        state = consumers != null ? State.DRAINING : State.IDLE;
+        // Every agent of a run with consumers drains, also one that was dealt none (fewer consumers than agents).
+        state = consumers != null || runHasConsumers ? State.DRAINING : State.IDLE;
         return result;
     }
+
+    /** Whether the run has consumers (bodies stamped), even if none of them runs on this agent. */
+    private boolean runHasConsumers;
 
     /** Sends acknowledged until the producers stopped; what DRAINING progress reports compare receipts with. */
     private long ackedAtStop;
@@ -193,7 +198,7 @@ public final class Agent {
     public synchronized dev.rmqpatch.bench.protocol.ConsumeResult stopConsumers() throws AgentException {
         checkCrash();
         expect(State.DRAINING, "stop its consumers");
-        dev.rmqpatch.bench.protocol.ConsumeResult result = consumers.stop(name);
+        dev.rmqpatch.bench.protocol.ConsumeResult result = consumers != null ? consumers.stop(name) : Consumers.none(name);
         consumers = null;
         state = State.IDLE;
         return result;

@@ -216,6 +216,17 @@ final class Consumers {
     }
 
     /** Stops every consumer and reports what each group received. */
+    /** The result of an agent that ran no consumers in a run with consumers: nothing received. */
+    static ConsumeResult none(String name) {
+        ConsumeResult r = new ConsumeResult();
+        r.name = name;
+        r.endToEndHistogram = Histograms.encode(Histograms.create());
+        r.errorsByKind = new TreeMap<>();
+        r.errorSamples = new TreeMap<>();
+        r.subscriptions = new ArrayList<>();
+        return r;
+    }
+
     synchronized ConsumeResult stop(String name) {
         shutdownConsumers();
         ConsumeResult r = new ConsumeResult();

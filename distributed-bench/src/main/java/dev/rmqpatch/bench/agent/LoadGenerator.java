@@ -5,6 +5,7 @@ import dev.rmqpatch.bench.delivery.StreamSets;
 import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
+import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.SendMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,9 @@ final class LoadGenerator implements LoadDriver {
     private final SendMode mode;
     private final List<PrepareRequest.Target> targetSpecs;
     private final List<TargetProducers> targets = new ArrayList<>();
-    private final byte[] payload;
+    private final Bodies bodies;
+    /** One key source per sender thread (OMB: one distributor per producer); null entries never used when NO_KEY. */
+    private MessageKeys[] messageKeys;
     private final Semaphore outstanding;
     private final List<Thread> threads = new ArrayList<>();
     private final SendPhases phases = new SendPhases();
@@ -73,9 +76,7 @@ final class LoadGenerator implements LoadDriver {
         this.request = request;
         this.mode = SendMode.parse(request.mode);
         this.targetSpecs = request.targets != null ? request.targets : List.of(new PrepareRequest.Target(request.namesrv, request.topics));
-        this.payload = new byte[request.messageSize];
-        // Random bytes: the body neither compresses nor repeats; seeded so runs send the same bytes.
-        new Random(request.messageSize).nextBytes(payload);
+        this.bodies = bodiesOf(request);
         this.outstanding = mode == SendMode.ASYNC ? new Semaphore(Math.max(1, request.maxOutstanding)) : null;
         this.acked = request.stampBodies ? new StreamSets() : null;
     }
@@ -97,7 +98,16 @@ final class LoadGenerator implements LoadDriver {
         }
     }
 
+    private static Bodies bodiesOf(PrepareRequest request) {
+        try {
+            return Bodies.of(request);
+        } catch (PrepareException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     static void validate(PrepareRequest r) throws PrepareException {
+        Bodies.of(r);
         if (r.targets != null && r.targets.isEmpty()) {
             throw new PrepareException("prepare request with an empty list of targets", null);
         }
@@ -122,6 +132,7 @@ final class LoadGenerator implements LoadDriver {
         }
         try {
             SendMode.parse(r.mode);
+            MessageKeys.kind(r.keyDistributor);
         } catch (IllegalArgumentException e) {
             throw new PrepareException(e.getMessage(), null);
         }
@@ -207,6 +218,11 @@ final class LoadGenerator implements LoadDriver {
         route = request.targets != null ? new Route(PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
         running = true;
         nextSequence = new long[request.threads];
+        messageKeys = new MessageKeys[request.threads];
+        String[] keySet = MessageKeys.kind(request.keyDistributor) == KeyDistributor.NO_KEY ? null : MessageKeys.keySet(request.agentIndex);
+        for (int t = 0; t < request.threads; t++) {
+            messageKeys[t] = MessageKeys.of(MessageKeys.kind(request.keyDistributor), keySet);
+        }
         for (int i = 0; i < request.threads; i++) {
             int index = i;
             Thread t = new Thread(() -> runThread(index, begin), agentName + "-sender-" + i);
@@ -296,19 +312,22 @@ final class LoadGenerator implements LoadDriver {
         PhaseStats stats = phases.current();
         int stream = -1;
         long sequence = -1;
-        byte[] body = payload;
+        byte[] body = bodies.next();
         if (acked != null) {
             // Only this thread touches its slot; the copy keeps the random bytes after the stamp the same for every message.
             stream = BodyStamp.stream(request.agentIndex, thread);
             sequence = nextSequence[thread]++;
-            body = payload.clone();
+            body = body.clone();
             BodyStamp.write(body, 0, stream, sequence, BodyStamp.wallMicros() - request.clockOffsetMicros);
         }
         int ackStream = stream;
         long ackSequence = sequence;
         // The same constructor as new Message(topic, body) when there are no tags or keys.
-        Message message = new Message(topic, request.tags == null ? "" : request.tags, request.keys == null ? "" : request.keys, 0,
-            body, true);
+        String keys = messageKeys[thread].next();
+        if (keys == null) {
+            keys = request.keys == null ? "" : request.keys;
+        }
+        Message message = new Message(topic, request.tags == null ? "" : request.tags, keys, 0, body, true);
         if (request.userProperties != null) {
             request.userProperties.forEach(message::putUserProperty);
         }
@@ -421,6 +440,12 @@ final class LoadGenerator implements LoadDriver {
         phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
+            // Thread t sends with producer t % producers (see runThread), so to that producer's topic; stamped runs have one target.
+            TargetProducers target = targets.get(0);
+            result.streamTopics = new java.util.TreeMap<>();
+            for (int t = 0; t < request.threads; t++) {
+                result.streamTopics.put(Integer.toString(BodyStamp.stream(request.agentIndex, t)), target.topics.get(t % target.producers.size()));
+            }
         }
         shutdownProducers();
         return result;

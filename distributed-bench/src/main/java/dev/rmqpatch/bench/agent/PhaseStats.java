@@ -118,6 +118,8 @@ public final class PhaseStats {
     public synchronized Interval drainInterval(long nowNanos) {
         recycledInterval = latency.getIntervalHistogram(recycledInterval);
         cumulativeLatency.add(recycledInterval);
+        Histogram delays = sendDelay.getIntervalHistogram();
+        cumulativeSendDelay.add(delays);
         long s = sent.sum();
         // Oneway sends have no answer; for the progress line they count as done when the call returned.
         long done = acked.sum() + unconfirmed.sum();
@@ -132,6 +134,7 @@ public final class PhaseStats {
         });
         Interval interval = new Interval(nowNanos - lastDrainNanos, s - reportedSent, done - reportedAcked,
             f - reportedFailed, recycledInterval.copy(), kinds);
+        interval.sendDelay = delays;
         reportedSent = s;
         reportedAcked = done;
         reportedFailed = f;
@@ -187,6 +190,8 @@ public final class PhaseStats {
         public final long acked;
         public final long failed;
         public final Histogram latency;
+        /** Send delay (actual start minus intended, µs) of this interval's rate-limited sends; empty when unlimited. */
+        public Histogram sendDelay;
         /** Failures of this interval by kind (the keys of {@link #byError()}). */
         public final Map<String, Long> errorsByKind;
 

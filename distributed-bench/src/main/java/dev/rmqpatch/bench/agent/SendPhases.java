@@ -59,6 +59,9 @@ final class SendPhases {
         report.failed = interval.failed;
         report.errorsByKind = interval.errorsByKind;
         report.latencyHistogram = Histograms.encode(interval.latency);
+        if (interval.sendDelay != null && interval.sendDelay.getTotalCount() > 0) {
+            report.sendDelayHistogram = Histograms.encode(interval.sendDelay);
+        }
         return report;
     }
 

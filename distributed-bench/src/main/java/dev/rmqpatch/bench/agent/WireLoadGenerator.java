@@ -12,6 +12,7 @@ import dev.rmqpatch.bench.protocol.AgentResult;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.wire.HeaderFields;
+import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.SendMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -173,6 +174,14 @@ final class WireLoadGenerator implements LoadDriver {
             throw new LoadGenerator.PrepareException("stamped runs (with consumers) take at most " + BodyStamp.STREAMS_PER_AGENT
                 + " senders per agent in the wire client", null);
         }
+        if (MessageKeys.kind(request.keyDistributor) != KeyDistributor.NO_KEY) {
+            throw new LoadGenerator.PrepareException("keyDistributor " + request.keyDistributor + " needs --client rocketmq: the wire client "
+                + "encodes each producer's header once, so every message carries the same keys", null);
+        }
+        if (Bodies.of(request).size() != 1) {
+            throw new LoadGenerator.PrepareException("randomized payloads (a pool of " + request.randomizedPayloadPoolSize + " bodies) need "
+                + "--client rocketmq: the wire client encodes one body per producer", null);
+        }
         WireLoadGenerator g = new WireLoadGenerator(agentName, request);
         try {
             g.createProducers();
@@ -194,9 +203,13 @@ final class WireLoadGenerator implements LoadDriver {
     }
 
     private void createProducers() {
-        byte[] payload = new byte[request.messageSize];
-        // The same bytes the rocketmq client mode sends (LoadGenerator): random, seeded by the size.
-        new Random(request.messageSize).nextBytes(payload);
+        byte[] payload;
+        try {
+            // The same body the rocketmq client mode sends: the payload file's, or random bytes seeded by the size.
+            payload = Bodies.of(request).single();
+        } catch (LoadGenerator.PrepareException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         String group = "rmqpatch-bench-" + (request.runId == null ? "run" : request.runId);
         UniqueKeys keys = new UniqueKeys();
         List<PrepareRequest.Target> specs = request.targets != null ? request.targets
@@ -617,6 +630,13 @@ final class WireLoadGenerator implements LoadDriver {
         phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
         if (acked != null) {
             result.ackedSequences = acked.encode();
+            // Slot i sends with producer i % producers (see send), so to that producer's topic; stamped runs have one target.
+            List<WireProducer> producers = targets.get(0).producers;
+            result.streamTopics = new java.util.TreeMap<>();
+            for (int stream : acked.streams().keySet()) {
+                int slot = stream - BodyStamp.stream(request.agentIndex, 0);
+                result.streamTopics.put(Integer.toString(stream), producers.get(slot % producers.size()).topic());
+            }
         }
         result.lateAnswers = lateAnswers.get();
         result.brokerRequests = brokerRequests.get();

@@ -15,6 +15,8 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
+import dev.rmqpatch.bench.omb.OmbIntervals;
+import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -103,7 +105,18 @@ public final class Coordinator {
         result.topics = spec.topics();
         boolean started = false;
         boolean consumers = spec.workload.hasConsumers();
+        Workload sw = spec.workload;
+        omb = new OmbIntervals(sw.name(), spec.ombDriver, sw.messageSize(), sw.topics(), sw.partitionsPerTopic(), sw.producersPerTopic(),
+            sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
         try {
+            if (spec.workload.payload().isFile()) {
+                try {
+                    payloadBase64 = java.util.Base64.getEncoder().encodeToString(
+                        spec.workload.payload().readFile(spec.workload.messageSize(), spec.payloadDir));
+                } catch (IllegalArgumentException | java.io.IOException e) {
+                    throw new Abort(e.getMessage());
+                }
+            }
             probeAgents();
             if (consumers) {
                 if (spec.workload.messageSize() < BodyStamp.LENGTH) {
@@ -120,6 +133,13 @@ public final class Coordinator {
             started = true;
             forAll(a -> a.start(START_DELAY_MS));
             sleep(START_DELAY_MS);
+            if (spec.workload.maxRateSearch()) {
+                rateSearch = new RateSearch();
+                result.rateSearch = new ArrayList<>();
+                lastControlNanos = System.nanoTime();
+                out.printf("[%s] producerRate 0: searching for the maximum sustainable rate from %,.0f msg/s%n", spec.label,
+                    RateSearch.START_RATE);
+            }
             long[] errorsSoFar = {0};
             tick(spec, "warm-up", spec.workload.warmupDurationSeconds(), result, errorsSoFar);
 
@@ -158,8 +178,9 @@ public final class Coordinator {
                     forAll(a -> a.pauseConsumers(false));
                 }
                 long acked = result.totalCounts.acked;
+                Map<String, Long> ackedByTopic = DeliveryCheck.ackedByTopic(results);
                 double[] drainSeconds = {0};
-                boolean drained = drain(spec, plan, acked, drainSeconds);
+                boolean drained = drain(spec, plan, acked, ackedByTopic, drainSeconds);
                 List<ConsumeResult> consumed = forAll(AgentClient::stopConsumers);
                 started = false;
                 aggregateConsumers(result, consumed);
@@ -170,6 +191,7 @@ public final class Coordinator {
             }
             result.status = "ok";
             result.finishedAt = Instant.now().toString();
+            finishOmb(result);
             return result;
         } catch (AgentFailure | Abort | BrokerAdmin.AdminException e) {
             result.status = "failed";
@@ -177,6 +199,7 @@ public final class Coordinator {
                 ? " (the run had consumers: what they received was lost with the run, so there is no count check; per-second "
                     + "produce and consume rates until the failure are in progress[])" : "");
             result.finishedAt = Instant.now().toString();
+            finishOmb(result);
             if (started) {
                 group.resetQuietly();
             }
@@ -296,6 +319,40 @@ public final class Coordinator {
     }
 
     private final Map<String, Long> clockOffsets = new java.util.HashMap<>();
+    /** The measured phase in OMB's 10-second intervals, for the OMB-format result file. */
+    private OmbIntervals omb;
+
+    /** The OMB-format result of what was measured (also of a failed run, up to the failure); windows from results.json. */
+    private void finishOmb(RunResult result) {
+        if (omb == null) {
+            return;
+        }
+        try {
+            result.omb = omb.finish(result.latencyHistogram == null ? null : Histograms.decode(result.latencyHistogram),
+                result.endToEndHistogram == null ? null : Histograms.decode(result.endToEndHistogram));
+        } catch (RuntimeException e) {
+            out.println("WARNING: no OMB-format result: " + e.getMessage());
+        }
+    }
+    /** OMB's producerRate 0: the search, when the coordinator has started one, and the end of its last control period. */
+    private RateSearch rateSearch;
+    private long lastControlNanos;
+    /** Seconds of the run so far (warm-up and measured phase), for the search's control period. */
+    private int searchSeconds;
+    /** Per agent index: progress cut off by a rate change, added to that agent's next progress report. */
+    private final Map<Integer, ProgressReport> carried = new java.util.HashMap<>();
+
+    private List<ProgressReport> withCarried(List<ProgressReport> reports) {
+        if (carried.isEmpty()) {
+            return reports;
+        }
+        List<ProgressReport> merged = new ArrayList<>(reports);
+        carried.forEach((i, earlier) -> merged.set(i, ProgressReports.add(earlier, merged.get(i))));
+        carried.clear();
+        return merged;
+    }
+    /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
+    private String payloadBase64;
 
     private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent, List<List<PrepareRequest.Subscription>> plan) {
         Workload w = spec.workload;
@@ -313,32 +370,54 @@ public final class Coordinator {
         r.producersPerTopic = w.producersPerTopic();
         r.threads = w.threadsPerAgent();
         r.mode = w.sendMode().label();
-        r.ratePerSecond = w.producerRate() / agents.size();
+        r.ratePerSecond = (w.maxRateSearch() ? RateSearch.START_RATE : w.producerRate()) / agents.size();
         r.sendTimeoutMs = spec.sendTimeoutMs;
         r.maxOutstanding = spec.maxOutstanding;
         r.routeWaitMs = spec.routeWaitMs;
         r.client = w.client().label();
         r.tags = w.messageTags();
         r.keys = w.messageKeys();
+        r.keyDistributor = w.keyDistributor() == KeyDistributor.NO_KEY ? null : w.keyDistributor().name();
+        r.payloadBase64 = payloadBase64;
+        if (w.payload().isRandomized()) {
+            r.randomizedPayloadPoolSize = w.payload().poolSize();
+            r.randomBytesRatio = w.payload().randomBytesRatio();
+        }
         r.ioThreads = spec.ioThreads;
         return r;
     }
 
+    /**
+     * OMB's max-rate search: every agent gets its share of the new rate on a fresh schedule. The agents answer with the
+     * progress interval that ends there; it is kept and added to the next progress poll, so no second is short of sends.
+     */
+    private void setRate(double total) throws AgentFailure {
+        List<ProgressReport> cut = forAll(a -> a.target(0, total / agents.size()));
+        for (int i = 0; i < cut.size(); i++) {
+            carried.merge(i, cut.get(i), ProgressReports::add);
+        }
+    }
+
     private void tick(RunSpec spec, String phase, int seconds, RunResult result, long[] errorsSoFar) throws AgentFailure, Abort {
         long begin = System.nanoTime();
-        for (int s = 1; s <= seconds; s++) {
+        boolean backlogRun = "measure".equals(phase) && result.backlog != null;
+        for (int s = 1; s <= (backlogRun ? backlogEnd(spec, result.backlog, s) : seconds); s++) {
             long wait = begin + TimeUnit.SECONDS.toNanos(s) - System.nanoTime();
             if (wait > 0) {
                 sleep(TimeUnit.NANOSECONDS.toMillis(wait));
             }
             checkWatched();
-            List<ProgressReport> reports = forAll(AgentClient::progress);
+            List<ProgressReport> reports = withCarried(forAll(AgentClient::progress));
             double tps = 0;
             long errors = 0;
             Map<String, Long> kinds = new java.util.TreeMap<>();
             List<Histogram> latencies = new ArrayList<>();
             double consumeTps = 0;
             List<Histogram> endToEnd = new ArrayList<>();
+            List<Histogram> delays = new ArrayList<>();
+            long intervalNanos = 0;
+            long acked = 0;
+            long consumed = 0;
             long ackedSinceStart = 0;
             Map<String, Long> received = new java.util.HashMap<>();
             for (int i = 0; i < reports.size(); i++) {
@@ -357,6 +436,12 @@ public final class Coordinator {
                 if (r.latencyHistogram != null) {
                     latencies.add(Histograms.decode(r.latencyHistogram));
                 }
+                if (r.sendDelayHistogram != null) {
+                    delays.add(Histograms.decode(r.sendDelayHistogram));
+                }
+                intervalNanos = Math.max(intervalNanos, r.intervalNanos);
+                acked += r.acked;
+                consumed += r.consumed;
                 if (r.endToEndHistogram != null) {
                     endToEnd.add(Histograms.decode(r.endToEndHistogram));
                 }
@@ -378,51 +463,123 @@ public final class Coordinator {
             if (spec.workload.hasConsumers()) {
                 p.consumeTps = consumeTps;
                 p.endToEndP99Ms = LatencySummary.of(Histograms.merge(endToEnd)).p99;
-                long slowest = received.isEmpty() ? 0 : java.util.Collections.min(received.values());
-                p.backlogBytes = Math.max(0, ackedSinceStart - slowest) * spec.workload.messageSize();
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                // OMB's backlog: subscriptions per topic x messages published, minus messages received by all of them
+                // (right for several topics too, where each subscription receives its own topic's share).
+                long ombBacklog = Math.max(0, spec.workload.subscriptionsPerTopic() * ackedSinceStart - receivedAll);
+                p.backlogBytes = ombBacklog * spec.workload.messageSize();
                 consume = String.format("  consume %,10.0f  e2e p99 %8s ms  lag %,d msgs", consumeTps,
-                    p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), Math.max(0, ackedSinceStart - slowest));
+                    p.endToEndP99Ms == null ? "-" : String.format("%.2f", p.endToEndP99Ms), ombBacklog);
                 if ("measure".equals(phase)) {
-                    backlogStep(spec, result, s, p.backlogBytes, tps);
+                    backlogStep(spec, result, s, ombBacklog);
                 }
             }
             result.progress.add(p);
-            out.printf("[%s] %-7s %3d/%d s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, seconds, tps,
+            if ("measure".equals(phase) && omb != null) {
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                omb.second(intervalNanos, acked, errors, consumed, Histograms.merge(latencies), delays.isEmpty() ? null : Histograms.merge(delays),
+                    endToEnd.isEmpty() ? null : Histograms.merge(endToEnd), ackedSinceStart, receivedAll);
+            }
+            if (rateSearch != null && ++searchSeconds % RateSearch.CONTROL_PERIOD_SECONDS == 0) {
+                long now = System.nanoTime();
+                long receivedAll = 0;
+                for (long n : received.values()) {
+                    receivedAll += n;
+                }
+                // Received, in published messages: all subscriptions' receipts over subscriptions per topic.
+                long receivedPerSubscription = spec.workload.hasConsumers() ? receivedAll / spec.workload.subscriptionsPerTopic() : ackedSinceStart;
+                double rate = rateSearch.next(now - lastControlNanos, ackedSinceStart, receivedPerSubscription);
+                lastControlNanos = now;
+                setRate(rate);
+                result.rateSearch.add(new RunResult.RateStep(phase, s, rate));
+                out.printf("[%s] rate search: next %,.0f msg/s%n", spec.label, rate);
+            }
+            int shown = backlogRun ? backlogEnd(spec, result.backlog, s) : seconds;
+            out.printf("[%s] %-7s %3d/%s s  tps %,10.0f  p99 %8s ms%s  errors %,d (%,d in %s)%s%n", spec.label, phase, s, shown == Integer.MAX_VALUE ? "?" : Integer.toString(shown), tps,
                 p.p99Ms == null ? "-" : String.format("%.2f", p.p99Ms), consume, errors, errorsSoFar[0], phase, kinds.isEmpty() ? "" : "  " + kinds);
             out.flush();
         }
     }
 
-    /** Backlog runs: resume the consumers once the backlog is built, note when it is gone again. */
-    private void backlogStep(RunSpec spec, RunResult result, int second, long backlogBytes, double tps) throws AgentFailure {
+    /** Seconds without progress after which a backlog that neither grows (building) nor shrinks (draining) ends the run. */
+    static final int BACKLOG_STALL_SECONDS = 60;
+
+    /**
+     * The last second of a backlog run's measured phase, as OMB runs it: open-ended until the backlog is built and
+     * drained, then testDuration more.
+     */
+    private static int backlogEnd(RunSpec spec, RunResult.BacklogView b, int second) {
+        return b.drainedAtSecond == null ? Integer.MAX_VALUE : b.drainedAtSecond + spec.workload.testDurationSeconds();
+    }
+
+    /**
+     * Backlog runs (OMB's consumerBacklogSizeGB): resume the consumers once the backlog (in OMB's terms: subscriptions x
+     * published - received, in messages) reaches the requested size, note when it is drained: at most
+     * max(1,000 messages, (1 - backlogDrainRatio) x the requested backlog) left, as OMB decides.
+     */
+    private void backlogStep(RunSpec spec, RunResult result, int second, long backlogMessages) throws AgentFailure, Abort {
         RunResult.BacklogView b = result.backlog;
         if (b == null) {
             return;
         }
-        b.peakBytes = Math.max(b.peakBytes, backlogBytes);
+        int size = spec.workload.messageSize();
+        long backlogBytes = backlogMessages * size;
+        if (backlogBytes > b.peakBytes) {
+            b.peakBytes = backlogBytes;
+            if (b.resumedAtSecond == null) {
+                backlogProgressSecond = second;
+            }
+        }
         if (b.resumedAtSecond == null && backlogBytes >= b.requestedBytes) {
             forAll(a -> a.pauseConsumers(false));
             b.resumedAtSecond = second;
+            backlogProgressSecond = second;
+            drainLow = backlogMessages;
             out.printf("[%s] backlog of %,d bytes built after %d s: consumers resumed%n", spec.label, backlogBytes, second);
-        } else if (b.resumedAtSecond != null && b.drainedAtSecond == null
-            && backlogBytes <= Math.max(b.requestedBytes / 100, (long) (tps * spec.workload.messageSize()))) {
-            // Drained: what is left is at most one second of production (or 1% of the backlog), the steady-state lag.
-            b.drainedAtSecond = second;
-            out.printf("[%s] backlog drained %d s after the consumers resumed%n", spec.label, second - b.resumedAtSecond);
+            return;
+        }
+        if (b.resumedAtSecond != null && b.drainedAtSecond == null) {
+            long emptyLevel = Math.max(1000L, (long) ((1.0 - spec.workload.backlogDrainRatio()) * (b.requestedBytes / size)));
+            if (backlogMessages < drainLow) {
+                drainLow = backlogMessages;
+                backlogProgressSecond = second;
+            }
+            if (backlogMessages <= emptyLevel) {
+                b.drainedAtSecond = second;
+                out.printf("[%s] backlog drained %d s after the consumers resumed (%,d messages left, limit %,d); measuring %d s more%n",
+                    spec.label, second - b.resumedAtSecond, backlogMessages, emptyLevel, spec.workload.testDurationSeconds());
+                return;
+            }
+        }
+        if (b.drainedAtSecond == null && second - backlogProgressSecond >= BACKLOG_STALL_SECONDS) {
+            throw new Abort("the backlog " + (b.resumedAtSecond == null ? "stopped growing at " + b.peakBytes + " of " + b.requestedBytes
+                + " bytes" : "stopped shrinking at " + drainLow + " messages") + " for " + BACKLOG_STALL_SECONDS + " s");
         }
     }
+
+    private int backlogProgressSecond;
+    private long drainLow = Long.MAX_VALUE;
 
     /**
      * After the producers stopped: polls the consumers every second until every subscription has received as many
      * distinct messages as were acknowledged and the counts held still for a second, or nothing moved for 15 s, or
      * the drain timeout passed. Returns whether they caught up.
      */
-    private boolean drain(RunSpec spec, List<List<PrepareRequest.Subscription>> plan, long acked, double[] seconds)
-        throws AgentFailure, Abort {
+    private boolean drain(RunSpec spec, List<List<PrepareRequest.Subscription>> plan, long acked, Map<String, Long> ackedByTopic,
+                          double[] seconds) throws AgentFailure, Abort {
         java.util.Set<String> groups = new java.util.TreeSet<>();
+        // What each subscription must receive: the acknowledged sends to its topic (all of them when the agents did not say).
+        Map<String, Long> expected = new java.util.TreeMap<>();
         for (List<PrepareRequest.Subscription> mine : plan) {
             for (PrepareRequest.Subscription x : mine) {
                 groups.add(x.group);
+                expected.put(x.group, ackedByTopic == null ? acked : ackedByTopic.getOrDefault(x.topic, 0L));
             }
         }
         long begin = System.nanoTime();
@@ -448,7 +605,7 @@ public final class Coordinator {
             }
             long now = System.nanoTime();
             seconds[0] = (now - begin) / 1e9;
-            boolean all = received.values().stream().allMatch(n -> n >= acked);
+            boolean all = received.entrySet().stream().allMatch(e -> e.getValue() >= expected.getOrDefault(e.getKey(), acked));
             if (all && received.equals(last)) {
                 out.printf("[%s] drain   every subscription received all %,d acknowledged messages (%.0f s)%n", spec.label, acked, seconds[0]);
                 return true;
@@ -456,8 +613,15 @@ public final class Coordinator {
             if (!received.equals(last)) {
                 lastChange = now;
             }
-            long slowest = received.isEmpty() ? acked : java.util.Collections.min(received.values());
-            out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s, slowest, acked);
+            String slowestGroup = null;
+            for (Map.Entry<String, Long> e : received.entrySet()) {
+                long behind = expected.getOrDefault(e.getKey(), acked) - e.getValue();
+                if (slowestGroup == null || behind > expected.getOrDefault(slowestGroup, acked) - received.get(slowestGroup)) {
+                    slowestGroup = e.getKey();
+                }
+            }
+            out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s,
+                slowestGroup == null ? acked : received.get(slowestGroup), slowestGroup == null ? acked : expected.getOrDefault(slowestGroup, acked));
             if (s >= spec.drainTimeoutSeconds || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
                 out.printf("[%s] drain   gave up after %d s (%s)%n", spec.label, s,
                     s >= spec.drainTimeoutSeconds ? "drain timeout" : "nothing received for 15 s");
@@ -518,7 +682,7 @@ public final class Coordinator {
         }
         for (DeliveryCheck.Subscription sub : d.subscriptions) {
             out.printf("[%s] count check %s: %,d acknowledged, %,d received, %,d missing, %,d duplicate deliveries%s%n", spec.label, sub.group,
-                d.acknowledged, sub.received, sub.missing, sub.duplicates, sub.missing > 0 ? " (first missing stream/sequence: "
+                sub.acknowledged, sub.received, sub.missing, sub.duplicates, sub.missing > 0 ? " (first missing stream/sequence: "
                     + String.join(", ", sub.firstMissing) + ")" : "");
         }
         if (d.missingMessages > 0) {
@@ -627,6 +791,10 @@ public final class Coordinator {
         v.client = w.client().label();
         v.messageTags = w.messageTags();
         v.messageKeys = w.messageKeys();
+        v.keyDistributor = w.keyDistributor().name();
+        v.payload = w.payload().toString();
+        v.backlogDrainRatio = w.backlogDrainRatio();
+        v.maxRateSearch = w.maxRateSearch();
         return v;
     }
 

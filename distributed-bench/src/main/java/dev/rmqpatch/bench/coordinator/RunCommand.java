@@ -40,7 +40,8 @@ public final class RunCommand {
         "",
         "Runs one workload: starts or reaches the load agents, creates the topics, starts all agents at the same",
         "moment, prints aggregate progress every second, merges the agents' latency histograms, and prints a",
-        "table. Results go to <out>/results.json (also when the run fails: status \"failed\" and the error).",
+        "table. Results go to <out>/results.json (also when the run fails: status \"failed\" and the error), and in",
+        "OpenMessaging Benchmark's result format to <out>/omb-result.json (for its bin/create_charts.py).",
         "",
         "Target (exactly one):",
         "  --sink                  a local no-op endpoint that acknowledges at once: the harness's own ceiling",
@@ -68,7 +69,9 @@ public final class RunCommand {
         "                          $" + AgentToken.FILE_ENV + "); needed with --agent",
         "",
         "Workload (overrides apply on top of --workload, or of the defaults shown):",
-        "  --workload FILE         OpenMessaging-Benchmark-style YAML or JSON (topics, partitionsPerTopic, ...)",
+        "  --workload FILE         OpenMessaging Benchmark workload file (YAML or JSON), taken as OMB's own files",
+        "                          are; its producerRate: 0 means OMB's search for the maximum sustainable rate",
+        "  --payload-dir DIR       where a relative payloadFile is looked for after the workload file's folder",
         "  --threads N             sending threads per agent (32)",
         "  --size BYTES            message body size (300)",
         "  --partitions N          queues per topic (18)",
@@ -79,15 +82,18 @@ public final class RunCommand {
         "                          agent writes pre-encoded SEND_MESSAGE_V2 frames over netty itself, costing a",
         "                          fraction of the CPU (threads = closed-loop senders; async: --max-outstanding)",
         "  --io-threads N          wire only: netty event-loop threads per agent (1)",
-        "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay",
-        "  --warmup S              warm-up seconds, statistics reset after it (5)",
-        "  --duration S            measured seconds (20)",
+        "  --rate MSG_PER_S        total rate over all agents, 0 = unlimited (0); records send delay; overrides",
+        "                          the workload's producerRate (so --rate 0 is unlimited, never a rate search)",
+        "  --warmup S              warm-up seconds, statistics reset after it (5; OMB files: 60 unless they say)",
+        "  --duration S            measured seconds (20); overrides testDurationMinutes, for short runs",
         "  --send-timeout MS       producer send timeout (3000)",
         "  --max-outstanding N     async only: messages in flight per agent (1000)",
         "  --consumers N           produce and consume: one subscription (consumer group) per topic with N stock push",
         "                          consumers (clustering), dealt round robin over the agents; adds consume msg/s,",
         "                          end-to-end latency and the count check (0 = produce only; the workload file's",
         "                          subscriptionsPerTopic/consumerPerSubscription/consumerBacklogSizeGB do the same)",
+        "  --backlog-gb GB         overrides the workload's consumerBacklogSizeGB (OMB's files ask for up to 512 GB;",
+        "                          a local broker's disk may not hold that), 0 = no backlog phase",
         "  --drain-timeout S       with consumers: how long they may take, after the producers stopped, to receive",
         "                          every acknowledged message before the count check (60)",
         "",
@@ -100,8 +106,11 @@ public final class RunCommand {
     private static final Set<String> VALUED = Set.of("--dist", "--conf", "--set", "--broker-heap", "--namesrv", "--broker-pid", "--broker-jmx",
         "--agents", "--agent", "--workload", "--threads", "--size", "--partitions", "--topics", "--producers-per-topic", "--mode",
         "--rate", "--warmup", "--duration", "--send-timeout", "--max-outstanding", "--ceiling", "--out", "--client", "--io-threads",
-        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout");
+        "--sink-server", "--agent-token-file", "--broker-jmx-password-file", "--broker-jmx-tls-cert", "--consumers", "--drain-timeout", "--payload-dir", "--backlog-gb");
     private static final Set<String> BOOLEANS = Set.of("--sink");
+
+    /** OMB's result format, next to results.json. */
+    public static final String OMB_RESULT_FILE = "omb-result.json";
 
     private RunCommand() {
     }
@@ -151,6 +160,8 @@ public final class RunCommand {
 
         RunSpec spec = new RunSpec();
         spec.workload = workload;
+        spec.payloadDir = payloadDir(f, workload);
+        spec.ombDriver = ombDriver(f);
         spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
         spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
@@ -280,6 +291,9 @@ public final class RunCommand {
             }
             file.put("result", result);
             ResultsFile.write(resultsFile, file);
+            if (result.omb != null) {
+                ResultsFile.write(outDir.resolve(OMB_RESULT_FILE), result.omb);
+            }
             out.println();
             out.print(RunTable.render(result));
             if (f.has("--sink") && result.tps != null) {
@@ -287,7 +301,7 @@ public final class RunCommand {
                     sinkServer.equals("raw") ? "harness ceiling" : "remoting floor (stock remoting sink)", workload.client().label(), result.tps,
                     resultsFile);
             }
-            out.println("results: " + resultsFile);
+            out.println("results: " + resultsFile + (result.omb != null ? " (OpenMessaging Benchmark format: " + outDir.resolve(OMB_RESULT_FILE) + ")" : ""));
             return exit;
         } catch (LocalCluster.ClusterException | BrokerAdmin.AdminException e) {
             file.put("result", Map.of("status", "failed", "error", e.getMessage()));
@@ -355,10 +369,45 @@ public final class RunCommand {
                 w = w.withTestDurationSeconds(f.intValue("--duration", 0, 1));
             }
             w = withConsumersFlag(f, w);
+            if (f.has("--backlog-gb")) {
+                w = w.withConsumers(w.subscriptionsPerTopic(), w.consumerPerSubscription(), f.doubleValue("--backlog-gb", 0, 0));
+            }
+            if (w.maxRateSearch() && w.consumerBacklogSizeGB() > 0) {
+                throw new UsageException("the workload's producerRate 0 (search for the maximum sustainable rate) cannot be combined with "
+                    + "a backlog (--backlog-gb); give --rate, or --backlog-gb 0");
+            }
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         return w;
+    }
+
+    /** The OMB result's "driver", the legend in OMB's charts: the distribution's folder, the sink, or the name server. */
+    static String ombDriver(Flags f) {
+        if (f.has("--sink")) {
+            return "rmqpatch-sink-" + f.get("--sink-server", "raw");
+        }
+        if (f.has("--dist")) {
+            Path name = Path.of(f.get("--dist", null)).toAbsolutePath().normalize().getFileName();
+            return name == null ? "rocketmq" : name.toString();
+        }
+        return "rocketmq@" + f.get("--namesrv", "?");
+    }
+
+    /** --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the paths tried). */
+    static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
+        Path dir = f.has("--payload-dir") ? Path.of(f.get("--payload-dir", null)).toAbsolutePath() : null;
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new UsageException("--payload-dir " + dir + " is not a folder");
+        }
+        if (w.payload().isFile()) {
+            try {
+                w.payload().readFile(w.messageSize(), dir);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return dir;
     }
 
     /** The token of agents started elsewhere: from --agent-token-file or the file the environment names. */

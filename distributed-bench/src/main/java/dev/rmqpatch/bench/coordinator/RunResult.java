@@ -31,6 +31,10 @@ public final class RunResult {
     public Counts totalCounts;
     public Map<String, Long> byStatus = new TreeMap<>();
     public Map<String, Long> byError = new TreeMap<>();
+    /** The same run in OMB's result format; written to its own file, not to results.json (transient: Gson skips it). */
+    public transient dev.rmqpatch.bench.omb.OmbResult omb;
+    /** OMB's producerRate 0: the rate the search set at each control step (total msg/s); empty otherwise. */
+    public List<RateStep> rateSearch;
     public Map<String, String> errorSamples = new TreeMap<>();
     /** Service latency of acknowledged sends, merged over agents with Histogram.add. */
     public LatencySummary latencyMs;
@@ -82,6 +86,12 @@ public final class RunResult {
         public String client;
         public String messageTags;
         public String messageKeys;
+        /** OMB's keyDistributor, how bodies are made (payload file, randomized pool, random body), backlogDrainRatio. */
+        public String keyDistributor;
+        public String payload;
+        public double backlogDrainRatio;
+        /** True when producerRate 0 came from a workload file: OMB's search for the maximum sustainable rate (see rateSearch). */
+        public boolean maxRateSearch;
     }
 
     /** The agents' clocks against the coordinator's. */
@@ -124,5 +134,18 @@ public final class RunResult {
         public String client;
         /** Wire client: answers that arrived after their send was counted as timed out or lost. */
         public long lateAnswers;
+    }
+
+    /** One step of the max-rate search. */
+    public static final class RateStep {
+        public String phase;
+        public int second;
+        public double rate;
+
+        public RateStep(String phase, int second, double rate) {
+            this.phase = phase;
+            this.second = second;
+            this.rate = rate;
+        }
     }
 }

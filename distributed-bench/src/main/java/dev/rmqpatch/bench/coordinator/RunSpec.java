@@ -21,6 +21,10 @@ public final class RunSpec {
     public boolean createTopics = true;
     /** Runs with consumers: at most this long after the producers stopped for every subscription to catch up. */
     public int drainTimeoutSeconds = 60;
+    /** Where a workload's relative payloadFile is looked for after the workload file's folder (--payload-dir); null = nowhere else. */
+    public java.nio.file.Path payloadDir;
+    /** The "driver" of the OMB-format result: the legend of OMB's charts (e.g. the distribution's folder name). */
+    public String ombDriver = "rocketmq";
 
     public List<String> topics() {
         List<String> topics = new ArrayList<>();

@@ -22,7 +22,7 @@ public final class DeliveryCheck {
 
     /** The check's result; the run result carries it as {@code delivery}. */
     public static final class Report {
-        /** Acknowledged sends of the whole run (warm-up included): what every subscription must have received. */
+        /** Acknowledged sends of the whole run (warm-up included), all topics. */
         public long acknowledged;
         /** Summed over subscriptions: acknowledged sends a subscription never received. */
         public long missingMessages;
@@ -41,6 +41,8 @@ public final class DeliveryCheck {
     public static final class Subscription {
         public String group;
         public String topic;
+        /** Acknowledged sends to this subscription's topic (the whole run): what it must have received. */
+        public long acknowledged;
         public int consumers;
         public long deliveries;
         public long received;
@@ -52,12 +54,13 @@ public final class DeliveryCheck {
     }
 
     public static Report check(List<AgentResult> producers, List<ConsumeResult> consumers) {
-        StreamSets acked = new StreamSets();
+        StreamSets all = new StreamSets();
         for (AgentResult p : producers) {
             if (p.ackedSequences != null) {
-                acked.addAll(StreamSets.decode(p.ackedSequences));
+                all.addAll(StreamSets.decode(p.ackedSequences));
             }
         }
+        Map<String, StreamSets> byTopic = byTopic(producers);
         Map<String, Subscription> bySubscription = new LinkedHashMap<>();
         Map<String, StreamSets> received = new LinkedHashMap<>();
         for (ConsumeResult c : consumers) {
@@ -79,8 +82,11 @@ public final class DeliveryCheck {
             }
         }
         Report r = new Report();
-        r.acknowledged = acked.size();
+        r.acknowledged = all.size();
         for (Subscription sub : bySubscription.values()) {
+            // A subscription receives its own topic only; without the agents' stream topics, every acknowledged send counts.
+            StreamSets acked = byTopic == null ? all : byTopic.getOrDefault(sub.topic, new StreamSets());
+            sub.acknowledged = acked.size();
             StreamSets got = received.get(sub.group);
             sub.received = got.size();
             for (Map.Entry<Integer, SequenceSet> e : acked.streams().entrySet()) {
@@ -95,7 +101,7 @@ public final class DeliveryCheck {
                 }
             }
             for (Map.Entry<Integer, SequenceSet> e : got.streams().entrySet()) {
-                SequenceSet a = acked.stream(e.getKey());
+                SequenceSet a = all.stream(e.getKey());
                 sub.receivedNotAcknowledged += e.getValue().countNotIn(a == null ? new SequenceSet() : a);
             }
             r.missingMessages += sub.missing;
@@ -104,5 +110,42 @@ public final class DeliveryCheck {
             r.subscriptions.add(sub);
         }
         return r;
+    }
+
+    /**
+     * The acknowledged sequences split by the topic each stream sent to (a sender keeps to one topic), from the agents'
+     * {@code streamTopics}; null when an agent with acknowledged sequences did not say (then all count for every topic).
+     */
+    static Map<String, StreamSets> byTopic(List<AgentResult> producers) {
+        Map<String, StreamSets> byTopic = new LinkedHashMap<>();
+        for (AgentResult p : producers) {
+            if (p.ackedSequences == null) {
+                continue;
+            }
+            if (p.streamTopics == null) {
+                return null;
+            }
+            StreamSets mine = StreamSets.decode(p.ackedSequences);
+            for (Map.Entry<Integer, SequenceSet> e : mine.streams().entrySet()) {
+                String topic = p.streamTopics.get(Integer.toString(e.getKey()));
+                if (topic == null) {
+                    return null;
+                }
+                byTopic.computeIfAbsent(topic, x -> new StreamSets()).streams()
+                    .computeIfAbsent(e.getKey(), k -> new SequenceSet()).addAll(e.getValue());
+            }
+        }
+        return byTopic;
+    }
+
+    /** Acknowledged sends per topic, for the drain's target per subscription; null when the agents did not say. */
+    public static Map<String, Long> ackedByTopic(List<AgentResult> producers) {
+        Map<String, StreamSets> byTopic = byTopic(producers);
+        if (byTopic == null) {
+            return null;
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        byTopic.forEach((t, sets) -> counts.put(t, sets.size()));
+        return counts;
     }
 }

@@ -35,6 +35,8 @@ public final class AgentResult {
      * SequenceSet; the count check's reference.
      */
     public Map<String, String> ackedSequences;
+    /** Runs with stamped bodies: the topic each stream of {@link #ackedSequences} sent to (a sender keeps to one topic). */
+    public Map<String, String> streamTopics;
     /** Wire client: answers that came after their send had already been counted as timed out (or lost). */
     public long lateAnswers;
     /** Wire client: requests the brokers sent to the agent (not answers); ignored, counted so they are not invisible. */

@@ -30,6 +30,13 @@ public final class PrepareRequest {
     /** Tags and keys of every message; null or empty = none (the workload's messageTags / messageKeys). */
     public String tags;
     public String keys;
+    /** OMB's keyDistributor (NO_KEY, KEY_ROUND_ROBIN, RANDOM_NANO); null = NO_KEY. Replaces {@link #keys} when set. */
+    public String keyDistributor;
+    /** OMB's payloadFile: the body every message carries (messageSize bytes, base64), read by the coordinator; null = none. */
+    public String payloadBase64;
+    /** OMB's randomized payloads: a pool of this many bodies (0 = none), each this share of random bytes then zeros. */
+    public int randomizedPayloadPoolSize;
+    public double randomBytesRatio;
     /** User properties of every message, in this order; null = none. */
     public java.util.Map<String, String> userProperties;
     /** Wire client only: netty event-loop threads; 0 = one (on a shared machine one loop costs least CPU per message). */

@@ -12,6 +12,8 @@ public final class ProgressReport {
     public java.util.Map<String, Long> errorsByKind;
     /** Service latency of the acknowledged sends in this interval, microseconds, compressed and base64. */
     public String latencyHistogram;
+    /** Send delay (start minus intended start) of this interval's rate-limited sends, microseconds; null when none. */
+    public String sendDelayHistogram;
     /** Runs with consumers: messages delivered to this agent's consumers in this interval (duplicates included). */
     public long consumed;
     /** Deliveries that could not be used (no stamp, listener failure), this interval. */

@@ -17,7 +17,7 @@ public final class RunTable {
         RunResult.WorkloadView w = r.workload;
         s.append(String.format("%s %s: %d agent(s) x %d threads, %s, client %s, %d B, %d topic(s) x %d queues, rate %s, %d s measured after %d s warm-up%n",
             r.label, r.status, r.agents.size(), w.threadsPerAgent, w.sendMode, r.clientMode, w.messageSize, w.topics, w.partitionsPerTopic,
-            w.producerRate == 0 ? "unlimited" : Format.num(w.producerRate, 0) + " msg/s", w.testDurationSeconds, w.warmupDurationSeconds));
+            w.maxRateSearch ? "searched (producerRate 0)" : w.producerRate == 0 ? "unlimited" : Format.num(w.producerRate, 0) + " msg/s", w.testDurationSeconds, w.warmupDurationSeconds));
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"", "msg/s", "sent", "acked", "failed", "p50 ms", "p99 ms", "p99.9 ms", "max ms"});
         for (RunResult.AgentView a : r.agents) {
@@ -35,7 +35,7 @@ public final class RunTable {
         if (r.delivery != null) {
             for (dev.rmqpatch.bench.delivery.DeliveryCheck.Subscription sub : r.delivery.subscriptions) {
                 s.append(String.format("count check %s (%d consumers): %s acknowledged, %s received, %s missing, %s duplicates%n", sub.group,
-                    sub.consumers, Format.count(r.delivery.acknowledged), Format.count(sub.received), Format.count(sub.missing),
+                    sub.consumers, Format.count(sub.acknowledged), Format.count(sub.received), Format.count(sub.missing),
                     Format.count(sub.duplicates)));
             }
         }

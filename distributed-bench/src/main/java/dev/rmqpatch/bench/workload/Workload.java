@@ -26,6 +26,15 @@ public final class Workload {
     /** Tags and keys of every message (the harness's own fields); null = none. */
     private String messageTags;
     private String messageKeys;
+    /** OMB's keyDistributor, payloadFile / randomized payloads and backlogDrainRatio. */
+    private KeyDistributor keyDistributor = KeyDistributor.NO_KEY;
+    private Payload payload = Payload.RANDOM_BODY;
+    private double backlogDrainRatio = 1.0;
+    /**
+     * OMB's {@code producerRate: 0} in a workload file: search for the highest rate the consumers keep up with. Unlike
+     * {@code producerRate} 0 given any other way (the command line's --rate 0), which means unlimited.
+     */
+    private boolean maxRateSearch;
 
     public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                     double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
@@ -90,6 +99,12 @@ public final class Workload {
     public ClientMode client() { return client; }
     public String messageTags() { return messageTags; }
     public String messageKeys() { return messageKeys; }
+    public KeyDistributor keyDistributor() { return keyDistributor; }
+    public Payload payload() { return payload; }
+    /** Share of the backlog that must be consumed for it to count as drained (OMB: 1.0 = all, 0.0 = best effort). */
+    public double backlogDrainRatio() { return backlogDrainRatio; }
+    /** True when producerRate 0 came from a workload file: OMB's search for the maximum sustainable rate. */
+    public boolean maxRateSearch() { return maxRateSearch; }
 
     /**
      * Consumers as OMB's fields describe them: {@code subscriptions} consumer groups per topic, {@code perSubscription}
@@ -130,6 +145,10 @@ public final class Workload {
         this.subscriptionsPerTopic = from.subscriptionsPerTopic;
         this.consumerPerSubscription = from.consumerPerSubscription;
         this.consumerBacklogSizeGB = from.consumerBacklogSizeGB;
+        this.keyDistributor = from.keyDistributor;
+        this.payload = from.payload;
+        this.backlogDrainRatio = from.backlogDrainRatio;
+        this.maxRateSearch = from.maxRateSearch;
         return this;
     }
 
@@ -149,9 +168,49 @@ public final class Workload {
 
     /** Tags and keys of every message; null or empty = none. Keys are space-separated, as the stock Message takes them. */
     public Workload withMessageTagsAndKeys(String tags, String keys) {
+        if (keys != null && !keys.isEmpty() && keyDistributor != KeyDistributor.NO_KEY) {
+            throw new IllegalArgumentException("keyDistributor " + keyDistributor + " and messageKeys both set the message keys; give one");
+        }
         Workload w = copy();
         w.messageTags = tags == null || tags.isEmpty() ? null : tags;
         w.messageKeys = keys == null || keys.isEmpty() ? null : keys;
+        return w;
+    }
+
+    public Workload withKeyDistributor(KeyDistributor v) {
+        if (v == null) {
+            throw new IllegalArgumentException("keyDistributor must be set");
+        }
+        if (v != KeyDistributor.NO_KEY && messageKeys != null) {
+            throw new IllegalArgumentException("keyDistributor " + v + " and messageKeys both set the message keys; give one");
+        }
+        Workload w = copy();
+        w.keyDistributor = v;
+        return w;
+    }
+
+    public Workload withPayload(Payload v) {
+        if (v == null) {
+            throw new IllegalArgumentException("payload must be set");
+        }
+        Workload w = copy();
+        w.payload = v;
+        return w;
+    }
+
+    public Workload withBacklogDrainRatio(double v) {
+        if (!(v >= 0 && v <= 1)) {
+            throw new IllegalArgumentException("backlogDrainRatio must be between 0.0 and 1.0, not " + v);
+        }
+        Workload w = copy();
+        w.backlogDrainRatio = v;
+        return w;
+    }
+
+    /** OMB's producerRate 0: the rate is searched for during the run (see RateSearch); the rate itself stays 0. */
+    public Workload withMaxRateSearch() {
+        Workload w = withProducerRate(0);
+        w.maxRateSearch = true;
         return w;
     }
 
@@ -172,8 +231,11 @@ public final class Workload {
         return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
     }
 
+    /** A fixed rate, or 0 = unlimited; ends a max-rate search (the command line's --rate 0 means unlimited, as always). */
     public Workload withProducerRate(double v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        Workload w = new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        w.maxRateSearch = false;
+        return w;
     }
 
     public Workload withWarmupDurationSeconds(int v) {
@@ -196,10 +258,13 @@ public final class Workload {
     public String toString() {
         return name + ": " + topics + " topic(s) x " + partitionsPerTopic + " queues, " + messageSize + " B, "
             + producersPerTopic + " producer(s)/topic, " + threadsPerAgent + " threads/agent, " + sendMode.label()
-            + ", rate " + (producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
+            + ", rate " + (maxRateSearch ? "searched (OMB producerRate 0)" : producerRate == 0 ? "unlimited" : producerRate + " msg/s") + ", warm-up "
             + warmupDurationSeconds + " s, test " + testDurationSeconds + " s, client " + client.label()
             + (messageTags == null ? "" : ", tags " + messageTags) + (messageKeys == null ? "" : ", keys " + messageKeys)
+            + (keyDistributor == KeyDistributor.NO_KEY ? "" : ", keys " + keyDistributor)
+            + (payload == Payload.RANDOM_BODY ? "" : ", " + payload)
             + (hasConsumers() ? ", " + subscriptionsPerTopic + " subscription(s)/topic x " + consumerPerSubscription + " consumer(s)"
-                + (consumerBacklogSizeGB > 0 ? ", backlog " + consumerBacklogSizeGB + " GB" : "") : "");
+                + (consumerBacklogSizeGB > 0 ? ", backlog " + consumerBacklogSizeGB + " GB"
+                    + (backlogDrainRatio < 1 ? " (drained at " + backlogDrainRatio + ")" : "") : "") : "");
     }
 }

@@ -14,17 +14,22 @@ import java.util.Map;
 
 /**
  * Reads a workload file: JSON, or the flat {@code key: value} YAML that OpenMessaging Benchmark workload files use.
- * Fields left out keep the defaults of {@link Workload#defaults()}. Unknown fields are errors, and OMB features this
- * harness does not implement (payload files, key distributors, randomized payloads) are refused instead of being ignored, so a
- * workload never silently measures something else than its file says.
+ * Every field of OMB's Workload class is read and honoured (see distributed-bench/README.md for how each maps); fields left
+ * out keep the defaults of {@link Workload#defaults()}, except that a file with OMB's testDurationMinutes and no warm-up
+ * gets OMB's one-minute warm-up. Unknown fields are errors, so a workload never silently measures something else than
+ * its file says. {@code producerRate: 0} in a file is OMB's search for the maximum sustainable rate.
  */
 public final class WorkloadParser {
-    private static final List<String> KNOWN = List.of(
-        "name", "topics", "partitionsPerTopic", "messageSize", "producersPerTopic", "producerRate",
-        "warmupDurationSeconds", "testDurationSeconds", "warmupDurationMinutes", "testDurationMinutes",
-        "threadsPerAgent", "sendMode", "client", "messageTags", "messageKeys",
-        "subscriptionsPerTopic", "consumerPerSubscription", "consumerBacklogSizeGB", "payloadFile", "keyDistributor",
-        "useRandomizedPayloads");
+    /** Every field of OMB's Workload class (main branch), in its order. */
+    static final List<String> OMB_FIELDS = List.of(
+        "name", "topics", "partitionsPerTopic", "keyDistributor", "messageSize", "useRandomizedPayloads", "randomBytesRatio",
+        "randomizedPayloadPoolSize", "payloadFile", "subscriptionsPerTopic", "producersPerTopic", "consumerPerSubscription",
+        "producerRate", "consumerBacklogSizeGB", "backlogDrainRatio", "testDurationMinutes", "warmupDurationMinutes");
+    /** This harness's own fields. */
+    static final List<String> OWN_FIELDS = List.of(
+        "warmupDurationSeconds", "testDurationSeconds", "threadsPerAgent", "sendMode", "client", "messageTags", "messageKeys");
+    /** OMB's warm-up when a file leaves warmupDurationMinutes out (Workload.warmupDurationMinutes = 1). */
+    static final int OMB_DEFAULT_WARMUP_SECONDS = 60;
 
     private WorkloadParser() {
     }
@@ -32,16 +37,21 @@ public final class WorkloadParser {
     public static Workload parse(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         try {
-            return parse(text);
+            return parse(text, file.toAbsolutePath().getParent());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
     }
 
     public static Workload parse(String text) {
+        return parse(text, null);
+    }
+
+    /** {@code workloadDir}: where a relative payloadFile is looked for first (null: only --payload-dir). */
+    public static Workload parse(String text, Path workloadDir) {
         String trimmed = text.strip();
         Map<String, String> fields = trimmed.startsWith("{") ? jsonFields(trimmed) : yamlFields(text);
-        return fromFields(fields);
+        return fromFields(fields, workloadDir);
     }
 
     static Map<String, String> jsonFields(String text) {
@@ -114,33 +124,27 @@ public final class WorkloadParser {
     }
 
     static Workload fromFields(Map<String, String> fields) {
+        return fromFields(fields, null);
+    }
+
+    static Workload fromFields(Map<String, String> fields, Path workloadDir) {
         for (String key : fields.keySet()) {
-            if (!KNOWN.contains(key)) {
-                throw new IllegalArgumentException("unknown workload field '" + key + "' (known: " + String.join(", ", KNOWN) + ")");
+            if (!OMB_FIELDS.contains(key) && !OWN_FIELDS.contains(key)) {
+                throw new IllegalArgumentException("unknown workload field '" + key + "' (OpenMessaging Benchmark's: "
+                    + String.join(", ", OMB_FIELDS) + "; this harness's own: " + String.join(", ", OWN_FIELDS) + ")");
             }
         }
-        if (fields.containsKey("payloadFile")) {
-            throw new IllegalArgumentException("payloadFile is not supported; the agents send random bodies of messageSize bytes");
-        }
-        String keys = fields.get("keyDistributor");
-        if (keys != null && !keys.equals("NO_KEY")) {
-            throw new IllegalArgumentException("keyDistributor " + keys + " is not supported; every message carries the same "
-                + "messageKeys (none by default), i.e. NO_KEY");
-        }
-        String randomized = fields.get("useRandomizedPayloads");
-        if (randomized != null && !randomized.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException("useRandomizedPayloads is not supported; every agent sends one random body");
-        }
-
         Workload d = Workload.defaults();
-        return new Workload(
+        boolean ombDurations = fields.containsKey("testDurationMinutes") && !fields.containsKey("warmupDurationMinutes")
+            && !fields.containsKey("warmupDurationSeconds");
+        Workload w = new Workload(
             fields.getOrDefault("name", d.name()),
             intField(fields, "topics", d.topics()),
             intField(fields, "partitionsPerTopic", d.partitionsPerTopic()),
             intField(fields, "messageSize", d.messageSize()),
             intField(fields, "producersPerTopic", d.producersPerTopic()),
             doubleField(fields, "producerRate", d.producerRate()),
-            seconds(fields, "warmupDurationSeconds", "warmupDurationMinutes", d.warmupDurationSeconds()),
+            ombDurations ? OMB_DEFAULT_WARMUP_SECONDS : seconds(fields, "warmupDurationSeconds", "warmupDurationMinutes", d.warmupDurationSeconds()),
             seconds(fields, "testDurationSeconds", "testDurationMinutes", d.testDurationSeconds()),
             intField(fields, "threadsPerAgent", d.threadsPerAgent()),
             fields.containsKey("sendMode") ? SendMode.parse(fields.get("sendMode")) : d.sendMode())
@@ -148,6 +152,42 @@ public final class WorkloadParser {
             .withMessageTagsAndKeys(fields.get("messageTags"), fields.get("messageKeys"))
             .withConsumers(intField(fields, "subscriptionsPerTopic", 0), intField(fields, "consumerPerSubscription", 0),
                 doubleField(fields, "consumerBacklogSizeGB", 0));
+        if (fields.containsKey("keyDistributor")) {
+            w = w.withKeyDistributor(KeyDistributor.parse(fields.get("keyDistributor")));
+        }
+        boolean randomized = booleanField(fields, "useRandomizedPayloads", false);
+        if (randomized) {
+            // As in OMB, randomized payloads win over a payloadFile given in the same file.
+            w = w.withPayload(Payload.randomized(doubleField(fields, "randomBytesRatio", 0), intField(fields, "randomizedPayloadPoolSize", 0)));
+        } else if (fields.containsKey("payloadFile")) {
+            w = w.withPayload(Payload.file(fields.get("payloadFile"), workloadDir));
+        }
+        if (fields.containsKey("backlogDrainRatio")) {
+            w = w.withBacklogDrainRatio(doubleField(fields, "backlogDrainRatio", 1.0));
+        }
+        if (fields.containsKey("producerRate") && w.producerRate() == 0) {
+            if (w.consumerBacklogSizeGB() > 0) {
+                // OMB's WorkloadGenerator refuses the same combination.
+                throw new IllegalArgumentException("producerRate 0 (search for the maximum sustainable rate) cannot be combined with "
+                    + "consumerBacklogSizeGB (building a backlog); OMB refuses it too");
+            }
+            w = w.withMaxRateSearch();
+        }
+        return w;
+    }
+
+    private static boolean booleanField(Map<String, String> fields, String key, boolean fallback) {
+        String v = fields.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException(key + " must be true or false, not '" + v + "'");
     }
 
     private static int seconds(Map<String, String> fields, String secondsKey, String minutesKey, int fallback) {

@@ -135,4 +135,47 @@ class DeliveryCheckTest {
         assertEquals(2, r.duplicateMessages);
         assertEquals(1, r.receivedNotAcknowledged);
     }
+
+    @Test
+    void eachSubscriptionIsCheckedAgainstItsOwnTopicsSends() {
+        // Agent 0, threads 0 and 2 send to topic t0, threads 1 and 3 to t1 (thread t uses producer t % 2), 50 each.
+        AgentResult p = producer(0, 4, 50);
+        p.streamTopics = new java.util.TreeMap<>();
+        for (int t = 0; t < 4; t++) {
+            p.streamTopics.put(Integer.toString(BodyStamp.stream(0, t)), t % 2 == 0 ? "t0" : "t1");
+        }
+        StreamSets got0 = new StreamSets();
+        StreamSets got1 = new StreamSets();
+        for (int t = 0; t < 4; t++) {
+            for (long q = 0; q < 50; q++) {
+                (t % 2 == 0 ? got0 : got1).add(BodyStamp.stream(0, t), q);
+            }
+        }
+        ConsumeResult.SubscriptionResult s0 = received("g0", got0, 100, 0);
+        s0.topic = "t0";
+        ConsumeResult.SubscriptionResult s1 = received("g1", got1, 100, 0);
+        s1.topic = "t1";
+        DeliveryCheck.Report r = DeliveryCheck.check(List.of(p), List.of(consumer(s0, s1)));
+        assertEquals(200, r.acknowledged);
+        assertEquals(0, r.missingMessages, "each subscription received all of its topic's sends");
+        for (DeliveryCheck.Subscription sub : r.subscriptions) {
+            assertEquals(100, sub.acknowledged, sub.group);
+            assertEquals(100, sub.received, sub.group);
+        }
+        assertEquals(java.util.Map.of("t0", 100L, "t1", 100L), DeliveryCheck.ackedByTopic(List.of(p)));
+
+        // A message of t1 that g1 never received is missing from g1 only.
+        StreamSets short1 = new StreamSets();
+        for (int t : new int[] {1, 3}) {
+            for (long q = 0; q < (t == 3 ? 49 : 50); q++) {
+                short1.add(BodyStamp.stream(0, t), q);
+            }
+        }
+        ConsumeResult.SubscriptionResult s1b = received("g1", short1, 99, 0);
+        s1b.topic = "t1";
+        r = DeliveryCheck.check(List.of(p), List.of(consumer(s0, s1b)));
+        assertEquals(1, r.missingMessages);
+        assertEquals(List.of(BodyStamp.stream(0, 3) + "/49"), r.subscriptions.get(1).firstMissing);
+        assertEquals(null, DeliveryCheck.ackedByTopic(List.of(producer(0, 1, 1))), "agents that do not say: no split");
+    }
 }

@@ -122,10 +122,103 @@ class WorkloadParserTest {
         assertTrue(e.getMessage().contains("whole number"), e.getMessage());
     }
 
+    /** Written here in the shape of OMB's backlog workloads: every field of its Workload class. */
     @Test
-    void unsupportedOmbFeaturesAreRefusedNotIgnored() {
-        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("payloadFile: payload/payload-1Kb.data\n"));
-        assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("keyDistributor: RANDOM_NANO\n"));
+    void everyOmbFieldIsRead() {
+        Workload w = WorkloadParser.parse(String.join("\n",
+            "name: Backlog with 4 producers and 4 consumers on 1 topic / 100 partitions",
+            "topics: 1",
+            "partitionsPerTopic: 100",
+            "keyDistributor: \"KEY_ROUND_ROBIN\"",
+            "messageSize: 1024",
+            "useRandomizedPayloads: true",
+            "randomBytesRatio: 0.25",
+            "randomizedPayloadPoolSize: 100",
+            "payloadFile: \"payload/payload-1Kb.data\"",
+            "subscriptionsPerTopic: 1",
+            "consumerPerSubscription: 4",
+            "producersPerTopic: 4",
+            "producerRate: 200000",
+            "consumerBacklogSizeGB: 2",
+            "backlogDrainRatio: 0.9",
+            "testDurationMinutes: 5",
+            "warmupDurationMinutes: 2"));
+        assertEquals(100, w.partitionsPerTopic());
+        assertEquals(KeyDistributor.KEY_ROUND_ROBIN, w.keyDistributor());
+        assertTrue(w.payload().isRandomized(), "randomized payloads win over payloadFile, as in OMB");
+        assertEquals(0.25, w.payload().randomBytesRatio());
+        assertEquals(100, w.payload().poolSize());
+        assertEquals(4, w.consumerPerSubscription());
+        assertEquals(4, w.producersPerTopic());
+        assertEquals(200000, w.producerRate());
+        assertEquals(2, w.consumerBacklogSizeGB());
+        assertEquals(0.9, w.backlogDrainRatio());
+        assertEquals(300, w.testDurationSeconds());
+        assertEquals(120, w.warmupDurationSeconds());
+        assertEquals(false, w.maxRateSearch());
+    }
+
+    @Test
+    void ombFilesWithoutWarmupGetOmbsMinute() {
+        assertEquals(60, WorkloadParser.parse("testDurationMinutes: 15\n").warmupDurationSeconds());
+        assertEquals(Workload.defaults().warmupDurationSeconds(), WorkloadParser.parse("testDurationSeconds: 15\n").warmupDurationSeconds());
+    }
+
+    @Test
+    void producerRateZeroInAFileIsTheRateSearchAndTheCommandLineRateEndsIt() {
+        Workload w = WorkloadParser.parse("producerRate: 0\nsubscriptionsPerTopic: 1\nconsumerPerSubscription: 1\n");
+        assertTrue(w.maxRateSearch());
+        assertTrue(w.withTestDurationSeconds(2).withWarmupDurationSeconds(1).maxRateSearch(), "other overrides keep the search");
+        assertEquals(false, w.withProducerRate(0).maxRateSearch(), "--rate 0 means unlimited");
+        assertEquals(false, WorkloadParser.parse("producerRate: 10\n").maxRateSearch());
+        assertEquals(false, WorkloadParser.parse("name: x\n").maxRateSearch(), "no producerRate in the file: the harness default, unlimited");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse(
+            "producerRate: 0\nsubscriptionsPerTopic: 1\nconsumerPerSubscription: 1\nconsumerBacklogSizeGB: 1\n"));
+        assertTrue(e.getMessage().contains("producerRate 0") && e.getMessage().contains("consumerBacklogSizeGB"), e.getMessage());
+    }
+
+    @Test
+    void ombFieldValuesAreChecked() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("keyDistributor: ROUND\n"));
+        assertTrue(e.getMessage().contains("NO_KEY, KEY_ROUND_ROBIN or RANDOM_NANO"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("useRandomizedPayloads: true\nrandomBytesRatio: 0.5\n"));
+        assertTrue(e.getMessage().contains("randomizedPayloadPoolSize"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> WorkloadParser.parse("useRandomizedPayloads: true\nrandomBytesRatio: 1.5\nrandomizedPayloadPoolSize: 3\n"));
+        assertTrue(e.getMessage().contains("randomBytesRatio"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("useRandomizedPayloads: yes\n"));
+        assertTrue(e.getMessage().contains("true or false"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("backlogDrainRatio: 2\n"));
+        assertTrue(e.getMessage().contains("backlogDrainRatio"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("keyDistributor: RANDOM_NANO\nmessageKeys: k\n"));
+        assertTrue(e.getMessage().contains("give one"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("producerStartRate: 1000\n"));
+        assertTrue(e.getMessage().contains("unknown workload field 'producerStartRate'"), e.getMessage());
+    }
+
+    @Test
+    void payloadFileIsFoundNextToTheWorkloadThenInThePayloadDir(@TempDir Path dir) throws Exception {
+        Path workloads = Files.createDirectories(dir.resolve("workloads"));
+        Path file = workloads.resolve("w.yaml");
+        Files.writeString(file, "messageSize: 16\npayloadFile: \"payload/p-16b.data\"\n");
+        Workload w = WorkloadParser.parse(file);
+        assertTrue(w.payload().isFile());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.payload().readFile(16, null));
+        assertTrue(e.getMessage().contains(workloads.resolve("payload/p-16b.data").toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("--payload-dir"), e.getMessage());
+
+        Path payloadDir = Files.createDirectories(dir.resolve("omb"));
+        Files.createDirectories(payloadDir.resolve("payload"));
+        Files.write(payloadDir.resolve("payload/p-16b.data"), new byte[16]);
+        assertEquals(16, w.payload().readFile(16, payloadDir).length);
+        e = assertThrows(IllegalArgumentException.class, () -> w.payload().readFile(17, payloadDir));
+        assertTrue(e.getMessage().contains("has 16 bytes, but messageSize is 17"), e.getMessage());
+
+        Files.createDirectories(workloads.resolve("payload"));
+        byte[] local = new byte[16];
+        local[0] = 7;
+        Files.write(workloads.resolve("payload/p-16b.data"), local);
+        assertEquals(7, w.payload().readFile(16, payloadDir)[0], "the workload file's folder comes first");
     }
 
     @Test
@@ -196,5 +289,23 @@ class WorkloadParserTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
             () -> WorkloadParser.parse("client: fast\n"));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("rocketmq or wire"), e.getMessage());
+    }
+
+    /** The repository's workloads/ folder: every file parses, and together they use every field of OMB's format. */
+    @Test
+    void theRepositorysWorkloadsParseAndTogetherUseEveryOmbField() throws Exception {
+        Path folder = Path.of("..", "workloads");
+        java.util.Set<String> used = new java.util.TreeSet<>();
+        int files = 0;
+        try (var list = Files.list(folder)) {
+            for (Path f : (Iterable<Path>) list.filter(p -> p.toString().endsWith(".yaml"))::iterator) {
+                Workload w = WorkloadParser.parse(f);
+                assertTrue(w.name().length() > 0, f.toString());
+                used.addAll(WorkloadParser.yamlFields(Files.readString(f)).keySet());
+                files++;
+            }
+        }
+        assertTrue(files >= 5, "workload files: " + files);
+        assertEquals(new java.util.TreeSet<>(WorkloadParser.OMB_FIELDS), used, "only OMB's fields, and all of them");
     }
 }
