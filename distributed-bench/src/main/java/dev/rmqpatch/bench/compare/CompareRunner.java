@@ -212,7 +212,7 @@ public final class CompareRunner {
                 coordinator.withWindowListener(new ProfiledWindow(all, "sink"));
             }
             RunResult r = coordinator.run(spec);
-            ResultsFile.write(dir.resolve("result.json"), r);
+            writeRunFiles(dir, r);
             CompareResults.Ceiling c = new CompareResults.Ceiling();
             c.sinkServer = server;
             c.clientMode = o.workload.client().label();
@@ -286,14 +286,14 @@ public final class CompareRunner {
                     collectProfile(v.name(), profiled, dir.resolve("profile.collapsed"), label);
                 }
             } catch (RunFailedException e) {
-                ResultsFile.write(dir.resolve("result.json"), e.partial());
+                writeRunFiles(dir, e.partial());
                 throw new RunFailedException("[" + label + "] " + e.getMessage() + " (logs: " + dir + ")", e.partial(), e);
             }
             if (cluster.slaveProcess() != null) {
                 r.replication = replication(cluster, admin, r, label, dir);
             }
         }
-        ResultsFile.write(dir.resolve("result.json"), r);
+        writeRunFiles(dir, r);
         runs.get(v.name()).add(r);
         CompareResults.VariantResult vr = find(v.name());
         vr.rounds.add(Summarizer.round(round, r, o.outDir.relativize(dir.resolve("result.json")).toString()));
@@ -407,6 +407,14 @@ public final class CompareRunner {
             profileTable = set.table();
         } catch (IOException | RuntimeException e) {
             profileWarnings.add("could not write the profiles: " + e.getMessage());
+        }
+    }
+
+    /** A round's (or the sink run's) result.json, and the same run in OpenMessaging Benchmark's result format beside it. */
+    private static void writeRunFiles(Path dir, RunResult r) throws IOException {
+        ResultsFile.write(dir.resolve("result.json"), r);
+        if (r.omb != null) {
+            ResultsFile.write(dir.resolve(dev.rmqpatch.bench.coordinator.RunCommand.OMB_RESULT_FILE), r.omb);
         }
     }
 

@@ -68,6 +68,10 @@ class CompareScriptIT {
             assertEquals(1, v.getAsJsonArray("rounds").size());
             String roundFile = v.getAsJsonArray("rounds").get(0).getAsJsonObject().get("resultFile").getAsString();
             assertTrue(Files.isRegularFile(out.resolve(roundFile)), roundFile);
+            Path omb = out.resolve(roundFile).resolveSibling("omb-result.json");
+            JsonObject ombResult = JsonParser.parseString(Files.readString(omb)).getAsJsonObject();
+            assertTrue(ombResult.has("publishRate") && ombResult.get("aggregatedPublishLatency99pct").getAsDouble() > 0,
+                "each round in OMB's result format too: " + omb);
         }
         // The patched broker stores no WAIT property and no trailing separator: fewer bytes per message, exactly.
         assertTrue(storedBytes[1] < storedBytes[0], "patched " + storedBytes[1] + " vs stock " + storedBytes[0]);
