@@ -33,4 +33,15 @@ interface LoadDriver {
 
     /** Stops everything without a report. */
     void abort();
+
+    /** The arguments of {@link #switchTarget}, checked against {@code targets} prepared targets. */
+    static void checkSwitch(int index, int targets, double ratePerSecond) {
+        if (index != LoadGenerator.PAUSE && (index < 0 || index >= targets)) {
+            throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets - 1)
+                + ", or " + LoadGenerator.PAUSE + " to pause");
+        }
+        if (ratePerSecond < 0 || Double.isNaN(ratePerSecond) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException("rate must be 0 (unlimited) or a positive number of msg/s, not " + ratePerSecond);
+        }
+    }
 }

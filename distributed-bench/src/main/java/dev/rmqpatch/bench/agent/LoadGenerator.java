@@ -67,7 +67,6 @@ final class LoadGenerator implements LoadDriver {
 
     private volatile Route route;
     private final Object routeChanged = new Object();
-    private volatile boolean rateLimited;
     private volatile boolean running;
     private volatile Throwable threadCrash;
 
@@ -215,7 +214,7 @@ final class LoadGenerator implements LoadDriver {
         phases.start(begin);
         // With several targets nothing is sent until the coordinator picks one: the first window then starts with
         // the first switch, not with the start request.
-        route = request.targets != null ? new Route(PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
+        route = request.targets != null ? new Route(PAUSE, null) : new Route(0, phases.limiter(request.ratePerSecond, begin));
         running = true;
         nextSequence = new long[request.threads];
         messageKeys = new MessageKeys[request.threads];
@@ -232,15 +231,6 @@ final class LoadGenerator implements LoadDriver {
         threads.forEach(Thread::start);
     }
 
-    private UniformRateLimiter limiter(double ratePerSecond, long startNanos) {
-        if (!(ratePerSecond > 0)) {
-            return null;
-        }
-        UniformRateLimiter limiter = new UniformRateLimiter(ratePerSecond);
-        limiter.start(startNanos);
-        rateLimited = true;
-        return limiter;
-    }
 
     /**
      * Sends to target {@code index} from now on ({@link #PAUSE}: to none), at {@code ratePerSecond} (0 = unlimited) on a
@@ -249,14 +239,8 @@ final class LoadGenerator implements LoadDriver {
      */
     @Override
     public synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
-        if (index != PAUSE && (index < 0 || index >= targets.size())) {
-            throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets.size() - 1)
-                + ", or " + PAUSE + " to pause");
-        }
-        if (ratePerSecond < 0 || Double.isNaN(ratePerSecond) || Double.isInfinite(ratePerSecond)) {
-            throw new IllegalArgumentException("rate must be 0 (unlimited) or a positive number of msg/s, not " + ratePerSecond);
-        }
-        route = new Route(index, index == PAUSE ? null : limiter(ratePerSecond, System.nanoTime()));
+        LoadDriver.checkSwitch(index, targets.size(), ratePerSecond);
+        route = new Route(index, index == PAUSE ? null : phases.limiter(ratePerSecond, System.nanoTime()));
         synchronized (routeChanged) {
             routeChanged.notifyAll();
         }
@@ -437,7 +421,7 @@ final class LoadGenerator implements LoadDriver {
         result.client = "rocketmq";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
-        phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
+        phases.fill(result, stopNanos, stopCpu, inFlight);
         if (acked != null) {
             result.ackedSequences = acked.encode();
             // Thread t sends with producer t % producers (see runThread), so to that producer's topic; stamped runs have one target.

@@ -17,6 +17,8 @@ import java.util.TreeMap;
 final class SendPhases {
     private final List<PhaseStats> phases = new ArrayList<>();
     private volatile PhaseStats current;
+    /** Set by the first rate schedule: from then on results carry the send-delay histogram. */
+    private volatile boolean rateLimited;
     private long measureStartNanos;
     private long measureStartCpu;
 
@@ -43,6 +45,17 @@ final class SendPhases {
             phases.add(stats);
         }
         return stats;
+    }
+
+    /** A send schedule at {@code ratePerSecond} from {@code startNanos}, or null for unlimited (0). */
+    UniformRateLimiter limiter(double ratePerSecond, long startNanos) {
+        if (!(ratePerSecond > 0)) {
+            return null;
+        }
+        UniformRateLimiter limiter = new UniformRateLimiter(ratePerSecond);
+        limiter.start(startNanos);
+        rateLimited = true;
+        return limiter;
     }
 
     /** What the current phase did since the last call. */
@@ -80,7 +93,7 @@ final class SendPhases {
      * {@link #beginMeasurement()} to {@code stopNanos} / {@code stopCpu}. {@code inFlight} answers still missing
      * belong to the newest phase: the older ones ended long before.
      */
-    synchronized void fill(AgentResult result, long stopNanos, long stopCpu, long inFlight, boolean rateLimited) {
+    synchronized void fill(AgentResult result, long stopNanos, long stopCpu, long inFlight) {
         PhaseStats window;
         result.total = new Counts();
         synchronized (phases) {

@@ -135,7 +135,6 @@ final class WireLoadGenerator implements LoadDriver {
 
     private volatile Route route;
     private volatile boolean running;
-    private volatile boolean rateLimited;
     private volatile String failure;
     private volatile long lastAckNanos;
     private volatile long failuresSinceAck;
@@ -278,7 +277,7 @@ final class WireLoadGenerator implements LoadDriver {
     public synchronized void start(long delayMs) {
         long begin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
         phases.start(begin);
-        route = request.targets != null ? new Route(LoadGenerator.PAUSE, null) : new Route(0, limiter(request.ratePerSecond, begin));
+        route = request.targets != null ? new Route(LoadGenerator.PAUSE, null) : new Route(0, phases.limiter(request.ratePerSecond, begin));
         running = true;
         lastAckNanos = begin;
         long delay = Math.max(0, begin - System.nanoTime());
@@ -288,26 +287,11 @@ final class WireLoadGenerator implements LoadDriver {
         watchdog = loops.next().scheduleAtFixedRate(this::watch, delay + 100_000_000L, 100_000_000L, TimeUnit.NANOSECONDS);
     }
 
-    private UniformRateLimiter limiter(double ratePerSecond, long startNanos) {
-        if (!(ratePerSecond > 0)) {
-            return null;
-        }
-        UniformRateLimiter limiter = new UniformRateLimiter(ratePerSecond);
-        limiter.start(startNanos);
-        rateLimited = true;
-        return limiter;
-    }
 
     @Override
     public synchronized ProgressReport switchTarget(int index, double ratePerSecond) {
-        if (index != LoadGenerator.PAUSE && (index < 0 || index >= targets.size())) {
-            throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets.size() - 1)
-                + ", or " + LoadGenerator.PAUSE + " to pause");
-        }
-        if (ratePerSecond < 0 || Double.isNaN(ratePerSecond) || Double.isInfinite(ratePerSecond)) {
-            throw new IllegalArgumentException("rate must be 0 (unlimited) or a positive number of msg/s, not " + ratePerSecond);
-        }
-        route = new Route(index, index == LoadGenerator.PAUSE ? null : limiter(ratePerSecond, System.nanoTime()));
+        LoadDriver.checkSwitch(index, targets.size(), ratePerSecond);
+        route = new Route(index, index == LoadGenerator.PAUSE ? null : phases.limiter(ratePerSecond, System.nanoTime()));
         lastAckNanos = System.nanoTime();
         failuresSinceAck = 0;
         if (index != LoadGenerator.PAUSE) {
@@ -627,7 +611,7 @@ final class WireLoadGenerator implements LoadDriver {
         result.client = "wire";
         result.threads = request.threads;
         result.ratePerSecond = request.ratePerSecond;
-        phases.fill(result, stopNanos, stopCpu, inFlight, rateLimited);
+        phases.fill(result, stopNanos, stopCpu, inFlight);
         if (acked != null) {
             result.ackedSequences = acked.encode();
             // Slot i sends with producer i % producers (see send), so to that producer's topic; stamped runs have one target.
