@@ -139,6 +139,23 @@ class SameWorkTest {
         assertEquals(in.properties, patched.getExtFields().get("i"));
     }
 
+    /** The floor builds the same command as stock (its opaque aside, which carries the scan's count). */
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void jsonHeaderDecodeFloorBuildsStocksResult(String kind) throws Exception {
+        Inputs in = Inputs.of(kind);
+        JsonHeaderDecodeFloorBenchmark.Parts parts = new JsonHeaderDecodeFloorBenchmark.Parts();
+        parts.setup(in);
+        RemotingCommand floor = new JsonHeaderDecodeFloorBenchmark().floor(parts);
+        RemotingCommand stock = new JsonHeaderDecodeBenchmark().stock(in);
+        long special = new String(in.requestHeader, StandardCharsets.ISO_8859_1).chars()
+            .filter(c -> c < 0x20 || c >= 0x80 || c == '"' || c == '\\').count();
+        assertEquals(stock.getOpaque() + special, floor.getOpaque(), "every byte looked at");
+        floor.setOpaque(stock.getOpaque());
+        assertFieldsEqual(stock, floor);
+        assertEquals(stock.getExtFields(), floor.getExtFields());
+    }
+
     @Test
     void jsonHeaderEncodePair() {
         JsonHeaderEncodeBenchmark b = new JsonHeaderEncodeBenchmark();

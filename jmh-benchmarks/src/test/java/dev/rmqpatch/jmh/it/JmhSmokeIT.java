@@ -32,6 +32,7 @@ class JmhSmokeIT {
     private static final String[] EXPECTED_BENCHMARKS = {
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
+        "dev.rmqpatch.jmh.JsonHeaderDecodeFloorBenchmark.floor",
         "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.encodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.encodeStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.parsePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.parseStock",
