@@ -394,8 +394,11 @@ public final class RunCommand {
         return "rocketmq@" + f.get("--namesrv", "?");
     }
 
-    /** --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the paths tried). */
-    static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
+    /**
+     * --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the
+     * paths tried). bench run, compare and bench workload all check it here.
+     */
+    public static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
         Path dir = f.has("--payload-dir") ? Path.of(f.get("--payload-dir", null)).toAbsolutePath() : null;
         if (dir != null && !Files.isDirectory(dir)) {
             throw new UsageException("--payload-dir " + dir + " is not a folder");
