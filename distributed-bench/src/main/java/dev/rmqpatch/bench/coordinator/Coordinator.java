@@ -16,7 +16,9 @@ import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.omb.OmbIntervals;
+import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.bench.workload.KeyDistributor;
+import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -109,6 +111,7 @@ public final class Coordinator {
         omb = new OmbIntervals(sw.name(), spec.ombDriver, sw.messageSize(), sw.topics(), sw.partitionsPerTopic(), sw.producersPerTopic(),
             sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
         try {
+            checkWireSenders(spec);
             if (spec.workload.payload().isFile()) {
                 try {
                     payloadBase64 = java.util.Base64.getEncoder().encodeToString(
@@ -353,6 +356,25 @@ public final class Coordinator {
     }
     /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
     private String payloadBase64;
+
+    /**
+     * --client wire: each sender slot (a sync or oneway thread, or one of async's maxOutstanding) sends to one topic and
+     * producer pair, so more pairs than slots would leave topics without messages: said before anything starts.
+     */
+    static void checkWireSenders(RunSpec spec) throws Abort {
+        Workload w = spec.workload;
+        if (w.client() != ClientMode.WIRE) {
+            return;
+        }
+        int senders = w.sendMode() == SendMode.ASYNC ? spec.maxOutstanding : w.threadsPerAgent();
+        long pairs = (long) w.topics() * w.producersPerTopic();
+        if (pairs > senders) {
+            throw new Abort("--client wire: each of its " + senders + " sender slots per agent sends to one topic and producer, so topics x "
+                + "producersPerTopic = " + w.topics() + " x " + w.producersPerTopic() + " = " + pairs + " would leave " + (pairs - senders)
+                + " of them without messages; give " + (w.sendMode() == SendMode.ASYNC ? "--max-outstanding " : "--threads ") + pairs
+                + " or more, or --client rocketmq (whose threads take turns over the topics)");
+        }
+    }
 
     private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent, List<List<PrepareRequest.Subscription>> plan) {
         Workload w = spec.workload;
