@@ -132,6 +132,12 @@ public final class Coordinator {
                 createTopics(spec);
             }
             List<List<PrepareRequest.Subscription>> plan = subscriptionPlan(spec);
+            consuming.clear();
+            for (int i = 0; i < agents.size(); i++) {
+                if (!plan.get(i).isEmpty()) {
+                    consuming.add(agents.get(i));
+                }
+            }
             forAll(a -> a.prepare(prepareRequest(spec, a, plan)));
             started = true;
             forAll(a -> a.start(START_DELAY_MS));
@@ -154,7 +160,7 @@ public final class Coordinator {
             errorsSoFar[0] = 0;
             if (spec.workload.consumerBacklogSizeGB() > 0) {
                 // OMB's backlog test: suspend the consumers for the backlog to build, resume them once it has (in tick).
-                forAll(a -> a.pauseConsumers(true));
+                pauseConsumers(true);
                 result.backlog = new RunResult.BacklogView();
                 result.backlog.requestedBytes = Math.round(spec.workload.consumerBacklogSizeGB() * (1L << 30));
                 result.backlog.pausedAtSecond = 0;
@@ -178,7 +184,7 @@ public final class Coordinator {
             if (consumers) {
                 if (result.backlog != null && result.backlog.resumedAtSecond == null) {
                     // The backlog never reached its size in the window: let the consumers drain what there is.
-                    forAll(a -> a.pauseConsumers(false));
+                    pauseConsumers(false);
                 }
                 long acked = result.totalCounts.acked;
                 Map<String, Long> ackedByTopic = DeliveryCheck.ackedByTopic(results);
@@ -356,6 +362,8 @@ public final class Coordinator {
     }
     /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
     private String payloadBase64;
+    /** The agents the subscription plan gave consumers to. */
+    private final java.util.Set<AgentClient> consuming = new java.util.HashSet<>();
 
     /**
      * --client wire: each sender slot (a sync or oneway thread, or one of async's maxOutstanding) sends to one topic and
@@ -559,7 +567,7 @@ public final class Coordinator {
             }
         }
         if (b.resumedAtSecond == null && backlogBytes >= b.requestedBytes) {
-            forAll(a -> a.pauseConsumers(false));
+            pauseConsumers(false);
             b.resumedAtSecond = second;
             backlogProgressSecond = second;
             drainLow = backlogMessages;
@@ -818,6 +826,14 @@ public final class Coordinator {
         v.backlogDrainRatio = w.backlogDrainRatio();
         v.maxRateSearch = w.maxRateSearch();
         return v;
+    }
+
+    /**
+     * Suspends or resumes the consumers (backlog runs) on the agents that have some: with fewer consumers than agents
+     * (OMB's backlog files have one) the others have none to pause and would refuse.
+     */
+    private void pauseConsumers(boolean paused) throws AgentFailure {
+        forAll(a -> consuming.contains(a) ? a.pauseConsumers(paused) : null);
     }
 
     private <T> List<T> forAll(AgentGroup.AgentCall<T> call) throws AgentFailure {
