@@ -112,6 +112,7 @@ public final class Coordinator {
             sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
         try {
             checkWireSenders(spec);
+            checkConsumersPerAgent(spec.workload, agents.size());
             if (spec.workload.payload().isFile()) {
                 try {
                     payloadBase64 = java.util.Base64.getEncoder().encodeToString(
@@ -243,10 +244,25 @@ public final class Coordinator {
         if (masters.isEmpty()) {
             throw new Abort("no broker is registered at name server " + spec.namesrv);
         }
-        for (String topic : spec.topics()) {
+        List<String> topics = spec.topics();
+        long began = System.nanoTime();
+        long lastReport = began;
+        for (int i = 0; i < topics.size(); i++) {
             for (String broker : masters.values()) {
-                admin.createTopic(broker, topic, spec.workload.partitionsPerTopic());
+                admin.createTopic(broker, topics.get(i), spec.workload.partitionsPerTopic());
             }
+            // RocketMQ 4.9 creates topics one request at a time and rewrites its topics.json on each: many topics take
+            // a while, so say how far it got every 10 s instead of looking hung.
+            long now = System.nanoTime();
+            if (now - lastReport >= TimeUnit.SECONDS.toNanos(10) && i + 1 < topics.size()) {
+                out.printf("[%s] created %,d of %,d topics on %d master(s) (%d s)%n", spec.label, i + 1, topics.size(), masters.size(),
+                    TimeUnit.NANOSECONDS.toSeconds(now - began));
+                lastReport = now;
+            }
+        }
+        if (topics.size() >= 100) {
+            out.printf("[%s] created %,d topics x %,d queues on %d master(s) in %.1f s%n", spec.label, topics.size(),
+                spec.workload.partitionsPerTopic(), masters.size(), (System.nanoTime() - began) / 1e9);
         }
     }
 
@@ -364,6 +380,27 @@ public final class Coordinator {
     private String payloadBase64;
     /** The agents the subscription plan gave consumers to. */
     private final java.util.Set<AgentClient> consuming = new java.util.HashSet<>();
+
+    /** Most push consumers one agent starts (see {@link #checkConsumersPerAgent}). */
+    static final int MAX_CONSUMERS_PER_AGENT = 2_000;
+
+    /**
+     * The consumers are dealt round robin over the agents; one agent takes at most {@link #MAX_CONSUMERS_PER_AGENT}. Each
+     * is a stock DefaultMQPushConsumer with its own consume thread pool (up to consumeThreadMin, 20, threads) and its
+     * own rebalance of its topic's queues; OMB's files with 5,000 topics and more (4 consumers each) would put 10,000
+     * and more into each of two agents, which no agent JVM holds. Refused before any topic is created, naming the fields.
+     */
+    static void checkConsumersPerAgent(Workload w, int agentCount) throws Abort {
+        long total = (long) w.topics() * w.subscriptionsPerTopic() * w.consumerPerSubscription();
+        long perAgent = (total + agentCount - 1) / Math.max(1, agentCount);
+        if (perAgent > MAX_CONSUMERS_PER_AGENT) {
+            throw new Abort(String.format("topics x subscriptionsPerTopic x consumerPerSubscription = %,d x %d x %d = %,d push consumers, "
+                + "%,d on each of %d agent(s); an agent starts at most %,d (each stock DefaultMQPushConsumer has its own consume thread "
+                + "pool of up to 20 threads and rebalances its topic's queues itself): give %,d agents or more (--agents N, or agent "
+                + "hosts), or fewer topics", w.topics(), w.subscriptionsPerTopic(), w.consumerPerSubscription(), total, perAgent, agentCount,
+                MAX_CONSUMERS_PER_AGENT, (total + MAX_CONSUMERS_PER_AGENT - 1) / MAX_CONSUMERS_PER_AGENT));
+        }
+    }
 
     /**
      * --client wire: each sender slot (a sync or oneway thread, or one of async's maxOutstanding) sends to one topic and

@@ -9,8 +9,11 @@ import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
 import org.junit.jupiter.api.Test;
 
-/** --client wire with more topic/producer pairs than sender slots is refused up front, naming the fields and the fix. */
-class WireSendersCheckTest {
+/**
+ * What a run cannot honour is refused before any topic is created, naming the fields and the fix: --client wire with more
+ * topic/producer pairs than sender slots, and more push consumers per agent than an agent holds (OMB's 5,000-topic files).
+ */
+class CoordinatorLimitsTest {
     private static RunSpec spec(Workload w) {
         RunSpec s = new RunSpec();
         s.workload = w;
@@ -32,5 +35,18 @@ class WireSendersCheckTest {
         assertDoesNotThrow(() -> Coordinator.checkWireSenders(spec(Workload.defaults().withTopics(100).withClient(ClientMode.ROCKETMQ))));
         assertDoesNotThrow(() -> Coordinator.checkWireSenders(spec(Workload.defaults().withTopics(100).withSendMode(SendMode.ASYNC)
             .withClient(ClientMode.WIRE))), "async: 1000 slots");
+    }
+
+    @Test
+    void tooManyConsumersPerAgentAreRefusedNamingTheFields() {
+        Workload fiveThousand = Workload.defaults().withTopics(5_000).withConsumers(1, 4, 0);
+        String e = assertThrows(Coordinator.Abort.class, () -> Coordinator.checkConsumersPerAgent(fiveThousand, 2)).getMessage();
+        assertTrue(e.contains("topics x subscriptionsPerTopic x consumerPerSubscription = 5,000 x 1 x 4 = 20,000 push consumers, 10,000 on each "
+            + "of 2 agent(s); an agent starts at most 2,000"), e);
+        assertTrue(e.contains("give 10 agents or more"), e);
+        assertDoesNotThrow(() -> Coordinator.checkConsumersPerAgent(fiveThousand, 10));
+        assertDoesNotThrow(() -> Coordinator.checkConsumersPerAgent(Workload.defaults().withTopics(1_000).withConsumers(1, 4, 0), 2),
+            "OMB's 1,000-topic files: 2,000 per agent");
+        assertDoesNotThrow(() -> Coordinator.checkConsumersPerAgent(Workload.defaults().withTopics(1_000_000), 1), "produce only");
     }
 }
