@@ -193,15 +193,17 @@ final class LoadGenerator implements LoadDriver {
     }
 
     private void awaitRoutes() throws PrepareException {
-        long deadline = System.currentTimeMillis() + request.routeWaitMs;
         for (int t = 0; t < targetSpecs.size(); t++) {
-            awaitRoutes(targetSpecs.get(t), targets.get(t), deadline);
+            awaitRoutes(targetSpecs.get(t), targets.get(t));
         }
     }
 
-    private void awaitRoutes(PrepareRequest.Target spec, TargetProducers target, long deadline) throws PrepareException {
-        for (String topic : spec.topics) {
-            DefaultMQProducer producer = target.producers.get(target.topics.indexOf(topic));
+    /** Each topic gets routeWaitMs to show its queues (a run with 1,000 topics would not fit them all into one wait). */
+    private void awaitRoutes(PrepareRequest.Target spec, TargetProducers target) throws PrepareException {
+        for (int i = 0; i < spec.topics.size(); i++) {
+            String topic = spec.topics.get(i);
+            long deadline = System.currentTimeMillis() + request.routeWaitMs;
+            DefaultMQProducer producer = target.producers.get(i * request.producersPerTopic);
             String last = "no answer";
             while (true) {
                 try {

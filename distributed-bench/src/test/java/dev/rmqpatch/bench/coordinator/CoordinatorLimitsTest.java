@@ -49,4 +49,15 @@ class CoordinatorLimitsTest {
             "OMB's 1,000-topic files: 2,000 per agent");
         assertDoesNotThrow(() -> Coordinator.checkConsumersPerAgent(Workload.defaults().withTopics(1_000_000), 1), "produce only");
     }
+
+    @Test
+    void prepareWaitsLongerForManyConsumersAndTopics() {
+        dev.rmqpatch.bench.protocol.PrepareRequest small = new dev.rmqpatch.bench.protocol.PrepareRequest();
+        small.topics = java.util.List.of("t");
+        org.junit.jupiter.api.Assertions.assertEquals(java.time.Duration.ofMillis(60_010), AgentClient.prepareTimeout(small));
+        dev.rmqpatch.bench.protocol.PrepareRequest big = new dev.rmqpatch.bench.protocol.PrepareRequest();
+        big.topics = java.util.Collections.nCopies(1_000, "t");
+        big.subscriptions = java.util.Collections.nCopies(2_000, new dev.rmqpatch.bench.protocol.PrepareRequest.Subscription("t", "g", 1));
+        org.junit.jupiter.api.Assertions.assertEquals(java.time.Duration.ofSeconds(60 + 200 + 10), AgentClient.prepareTimeout(big));
+    }
 }
