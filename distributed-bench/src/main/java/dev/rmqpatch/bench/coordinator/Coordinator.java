@@ -689,9 +689,9 @@ public final class Coordinator {
             }
             out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s,
                 slowestGroup == null ? acked : received.get(slowestGroup), slowestGroup == null ? acked : expected.getOrDefault(slowestGroup, acked));
-            if (s >= spec.drainTimeoutSeconds || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
+            if (s >= spec.drainTimeoutSeconds() || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
                 out.printf("[%s] drain   gave up after %d s (%s)%n", spec.label, s,
-                    s >= spec.drainTimeoutSeconds ? "drain timeout" : "nothing received for 15 s");
+                    s >= spec.drainTimeoutSeconds() ? "drain timeout" : "nothing received for 15 s");
                 return false;
             }
             last = received;
