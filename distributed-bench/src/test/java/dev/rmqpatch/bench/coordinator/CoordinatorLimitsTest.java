@@ -60,4 +60,14 @@ class CoordinatorLimitsTest {
         big.subscriptions = java.util.Collections.nCopies(2_000, new dev.rmqpatch.bench.protocol.PrepareRequest.Subscription("t", "g", 1));
         org.junit.jupiter.api.Assertions.assertEquals(java.time.Duration.ofSeconds(60 + 200 + 10), AgentClient.prepareTimeout(big));
     }
+
+    @Test
+    void theDefaultDrainGrowsWithTheQueues() {
+        RunSpec s = spec(Workload.defaults());
+        org.junit.jupiter.api.Assertions.assertEquals(60, s.drainTimeoutSeconds(), "18 queues: 60 s, as before");
+        s.workload = Workload.defaults().withPartitionsPerTopic(10_000);
+        org.junit.jupiter.api.Assertions.assertEquals(160, s.drainTimeoutSeconds(), "OMB's 10,000 partitions");
+        s.drainTimeoutSeconds = 30;
+        org.junit.jupiter.api.Assertions.assertEquals(30, s.drainTimeoutSeconds(), "--drain-timeout wins");
+    }
 }
