@@ -34,14 +34,17 @@ if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOM
 JAVA_MAJOR=$("$JAVA" -version 2>&1 | awk -F'"' '/version/ {print $2; exit}' | awk -F. '{ if ($1 == "1") print $2; else print $1 }')
 [ "${JAVA_MAJOR:-0}" -ge 17 ] 2>/dev/null || die "the harness needs JDK 17+, found $JAVA ($JAVA_MAJOR)"
 
+# build WHAT COMMAND...: runs the command (an argument list, never evaluated as shell text) in the repository root.
 build() {
-  [ "$BUILD" = 1 ] || die "$1 is missing and --no-build was given; build it with: $2"
-  echo "compare.sh: $1 is missing; building it: $2"
-  (cd "$ROOT" && eval "$2") || die "building $1 failed (command: $2)"
+  local what=$1
+  shift
+  [ "$BUILD" = 1 ] || die "$what is missing and --no-build was given; build it with: $*"
+  echo "compare.sh: $what is missing; building it: $*"
+  (cd "$ROOT" && "$@") || die "building $what failed (command: $*)"
 }
 
 if [ ! -f "$JAR" ] || [ ! -d "$ROOT/distributed-bench/target/lib" ]; then
-  build "the harness (distributed-bench.jar)" "mvn -B -q -pl distributed-bench -DskipTests package"
+  build "the harness (distributed-bench.jar)" mvn -B -q -pl distributed-bench -DskipTests package
 fi
 
 # Each variant needs broker-patches/target/rocketmq-<version>-{stock,patched}; see --help.
@@ -56,12 +59,12 @@ if [ -z "$DIST_DIR_GIVEN" ]; then
     [ -x "$dist/bin/mqbroker" ] && continue
     if [ -x "$ROOT/scripts/build.sh" ]; then
       if [ "$kind" = stock ] && [ "$version" != 4.9.0 ]; then
-        build "$dist" "scripts/build.sh --rocketmq-version $version --stock-only --skip-tests"
+        build "$dist" scripts/build.sh --rocketmq-version "$version" --stock-only --skip-tests
       else
-        build "$dist" "scripts/build.sh --rocketmq-version $version --skip-tests"
+        build "$dist" scripts/build.sh --rocketmq-version "$version" --skip-tests
       fi
     elif [ "$version" = 4.9.0 ]; then
-      build "$dist" "mvn -B -q -pl codec,broker-patches -DskipTests install"
+      build "$dist" mvn -B -q -pl codec,broker-patches -DskipTests install
     else
       die "$dist is missing and scripts/build.sh is not there to build RocketMQ $version"
     fi

@@ -7,13 +7,20 @@
 # on the name server's host. With --transport ssh the hosts run sshd instead, each with its own view of the install
 # folder, and the deployment runs from a control namespace over ssh, as it would against real hosts.
 #
-# Usage: scripts/netns-test.sh [--transport netns|ssh] [--broker-jmx on|tls] [--variant V] [--timeout S] [--out DIR] [--keep]
+# Usage: scripts/netns-test.sh [--transport netns|ssh] [--broker-jmx on|tls] [--variant V] [--workload FILE [--payload-dir DIR]]
+#                              [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --up | --down
 #   --transport T netns (default): commands reach the hosts through `ip netns exec`;
 #                 ssh: through sshd in every namespace host (needs openssh-server installed; its service need not
 #                 run, none is started outside the namespaces), scripts run in the hub namespace as the control host
 #   --broker-jmx M  on (default: password, no TLS) or tls (password over TLS, self-signed keystore made at push)
 #   --variant V   broker variant (default: the example's, 4.9.0-patched)
+#   --workload FILE  run this OpenMessaging Benchmark workload file through run-distributed.sh --workload (shortened
+#                 to the example's warmup and duration) instead of the example's workload; then also checked: the
+#                 file and its payload file reached the coordinator's host, the coordinator ran them (name and payload
+#                 in results.json), omb-result.json was written and, with consumers, every acknowledged message was
+#                 received by every subscription
+#   --payload-dir DIR  passed on with --workload: where its payloadFile is looked for after the workload's folder
 #   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
 #   --keep        keep the namespace hosts' folders (dists, stores, logs) under /tmp for inspection
@@ -44,7 +51,7 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on WORKLOAD="" PAYLOAD_DIR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --up) MODE=up; shift ;;
@@ -52,6 +59,8 @@ while [ $# -gt 0 ]; do
     --transport) TRANSPORT=${2:?--transport needs netns or ssh}; shift 2 ;;
     --variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
     --broker-jmx) JMX_MODE=${2:?--broker-jmx needs on or tls}; shift 2 ;;
+    --workload) WORKLOAD=${2:?--workload needs a file}; shift 2 ;;
+    --payload-dir) PAYLOAD_DIR=${2:?--payload-dir needs a folder}; shift 2 ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
@@ -62,6 +71,9 @@ done
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout needs whole seconds" 2
 case "$TRANSPORT" in netns|ssh) ;; *) die "--transport must be netns or ssh, not '$TRANSPORT'" 2 ;; esac
 case "$JMX_MODE" in on|tls) ;; *) die "--broker-jmx must be on or tls, not '$JMX_MODE'" 2 ;; esac
+[ -n "$WORKLOAD" ] || [ -z "$PAYLOAD_DIR" ] || die "--payload-dir goes with --workload" 2
+[ -z "$WORKLOAD" ] || [ -f "$WORKLOAD" ] || die "no workload file $WORKLOAD" 2
+[ -z "$PAYLOAD_DIR" ] || [ -d "$PAYLOAD_DIR" ] || die "--payload-dir $PAYLOAD_DIR is not a folder" 2
 
 skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
 
@@ -217,11 +229,17 @@ fi
 
 OUT=${OUT:-$ROOT/target/netns-test/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
-log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
+RUN_ARGS=()
+if [ -n "$WORKLOAD" ]; then
+  # The workload file's own durations are OMB's minutes: shorten them to the example's short run.
+  RUN_ARGS+=(--workload "$(realpath -- "$WORKLOAD")" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}")
+  [ -z "$PAYLOAD_DIR" ] || RUN_ARGS+=(--payload-dir "$(realpath -- "$PAYLOAD_DIR")")
+fi
+log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} ${RUN_ARGS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
 RUN_RC=0
 # --keep-running: the access checks below need the brokers and agents up; the namespaces' cleanup stops them.
 timeout --signal=INT --kill-after=45 "$TIMEOUT" ${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" \
-  --keep-running --out "$OUT" || RUN_RC=$?
+  ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} --keep-running --out "$OUT" || RUN_RC=$?
 
 # ---- checks ----
 FAILS=()
@@ -273,6 +291,39 @@ if [ -f "$RJ" ]; then
     pass "broker CPU per message over JMX: $(printf %.1f "$cpu") us (GC $(j '.result.broker.gcPauseMillis' 'd["result"]["broker"].get("gcPauseMillis")') ms)"
   else
     fail "no broker CPU per message > 0 in results.json ($cpu); warnings: $(j '.result.warnings | join("; ")' '"; ".join(d["result"].get("warnings") or [])')"
+  fi
+  if [ -n "$WORKLOAD" ]; then
+    wl=$(basename -- "$WORKLOAD")
+    # What the coordinator's host got, fetched back with its output: the file unchanged, and its payload file beside it.
+    if cmp -s "$WORKLOAD" "$OUT/coordinator/workload/$wl"; then pass "the workload file reached the coordinator's host unchanged ($wl)"
+    else fail "the coordinator's host did not get the workload file unchanged ($OUT/coordinator/workload/$wl)"; fi
+    pfield=$(sed -n 's/^payloadFile:[[:space:]]*//p' "$WORKLOAD" | tr -d "\"'" | tr -d '[:space:]')
+    if [ -n "$pfield" ]; then
+      psrc=$(dirname -- "$WORKLOAD")/$pfield
+      [ -f "$psrc" ] || psrc=$PAYLOAD_DIR/$pfield
+      if [ -s "$OUT/coordinator/workload/$pfield" ] && cmp -s "$psrc" "$OUT/coordinator/workload/$pfield"; then
+        pass "its payload file reached the coordinator's host beside it ($pfield, $(stat -c %s "$psrc") bytes, from $psrc)"
+      else
+        fail "the payload file $pfield did not reach the coordinator's host beside the workload ($OUT/coordinator/workload/$pfield)"
+      fi
+      payload=$(j '.result.workload.payload' 'd["result"]["workload"]["payload"]')
+      [ "$payload" = "payload file $pfield" ] && pass "the coordinator sent the bodies of the payload file ($payload)" \
+        || fail "results.json's workload payload is '$payload', expected 'payload file $pfield'"
+    fi
+    wname=$(sed -n 's/^name:[[:space:]]*//p' "$WORKLOAD" | tr -d "\"'")
+    rname=$(j '.result.workload.name' 'd["result"]["workload"]["name"]')
+    [ "$rname" = "$wname" ] && pass "the coordinator ran the workload '$wname'" || fail "results.json's workload is '$rname', expected '$wname'"
+    [ -s "$OUT/omb-result.json" ] && pass "omb-result.json written beside results.json" || fail "no omb-result.json in $OUT"
+    if [ "$(j '.result.delivery != null' '"true" if d["result"].get("delivery") is not None else "false"')" = true ]; then
+      missing=$(j '.result.delivery.missingMessages' 'd["result"]["delivery"]["missingMessages"]')
+      acked=$(j '.result.delivery.acknowledged' 'd["result"]["delivery"]["acknowledged"]')
+      starved=$(j '[.result.delivery.subscriptions[] | select(.received <= 0)] | length' 'len([s for s in d["result"]["delivery"]["subscriptions"] if s["received"] <= 0])')
+      if [ "$missing" = 0 ] && [ "$starved" = 0 ] && [ "$acked" != 0 ]; then
+        pass "consumption counted: $acked acknowledged, 0 missing, $(j '.result.delivery.duplicateMessages' 'd["result"]["delivery"]["duplicateMessages"]') duplicates"
+      else
+        fail "count check: $acked acknowledged, $missing missing, $starved subscription(s) that received nothing"
+      fi
+    fi
   fi
   echo "  info: send statuses $(j '.result.byStatus | tostring' 'json.dumps(d["result"]["byStatus"])' 2>/dev/null || true), msg/s $(j '.result.tps' 'd["result"]["tps"]'), p99 $(j '.result.latencyMs.p99' 'd["result"]["latencyMs"]["p99"]') ms"
 else

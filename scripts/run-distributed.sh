@@ -38,6 +38,19 @@ Options:
   --consumers N        produce and consume: one subscription per topic with N stock push consumers dealt over
                        the agents (= --set consumers=N; 0 = produce only): consume msg/s, end-to-end latency
                        and the count check (acknowledged sends never consumed) in results.json and summary.txt
+  --workload FILE      run an OpenMessaging Benchmark workload file (OMB's own or workloads/*.yaml) unchanged: it
+                       is read here first (bench workload: bench run's own parser), then it and the payload file
+                       it names go to the coordinator's host with the rest, and the coordinator runs it. The file
+                       sets topics, queues, size, rate (producerRate 0 = OMB's max-rate search), producers,
+                       subscriptions and consumers, keys, payloads, backlog and durations; the cluster file's
+                       queues, message_size, rate, consumers, warmup and duration do not apply, but the same
+                       settings given here (--warmup, --duration, --consumers, --set KEY=VALUE) override the file.
+                       threads, send_mode, client and send_timeout come from the cluster file (OMB has no such
+                       fields)
+  --payload-dir DIR    where the workload's relative payloadFile is looked for after the workload file's folder,
+                       as bench run looks (OMB's files name payload/payload-1Kb.data: give the folder holding
+                       payload/). A workload or payload file found nowhere stops the run before anything is
+                       deployed, naming every path tried
   --out DIR            results folder (default results/<yyyyMMdd-HHmmss>-<variant>)
   --no-check           skip step 1
   --no-push            skip step 2 (the hosts already have this variant and conf)
@@ -47,8 +60,8 @@ Options:
   -h, --help           this text
 
 Results folder: results.json (the coordinator's: merged tps, latency, per-agent figures, broker CPU and GC per
-message read over JMX when broker_jmx is on), summary.txt,
-coordinator/ (its output and client logs), replication.txt, status.txt, cluster.conf (as used, with overrides),
+message read over JMX when broker_jmx is on), summary.txt, omb-result.json (OMB's result format),
+coordinator/ (its output and client logs; with --workload, workload/: the file and payload as run), replication.txt, status.txt, cluster.conf (as used, with overrides),
 hosts/<host>/<instance>/ (broker.conf, instance.env, out, home/logs/rocketmqlogs/*.log, agent logs).
 
 Exit status: 0 ok; 1 the run or a host failed; 2 usage or cluster-file error; 3 the run finished but a slave did
@@ -61,7 +74,7 @@ Example (stock-tuned against patched, interleaved, 3 rounds each):
 EOF
 }
 
-CLUSTER="" OUT="" CHECK=1 PUSH=1 KEEP_STORE=0 KEEP_RUNNING=0 REPL_WAIT=30
+CLUSTER="" OUT="" CHECK=1 PUSH=1 KEEP_STORE=0 KEEP_RUNNING=0 REPL_WAIT=30 WORKLOAD="" PAYLOAD_DIR=""
 ARGS_SEEN=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -73,6 +86,8 @@ while [ $# -gt 0 ]; do
     --warmup) SET_OVERRIDES+=("warmup=${2:?--warmup needs seconds}"); shift 2 ;;
     --duration) SET_OVERRIDES+=("duration=${2:?--duration needs seconds}"); shift 2 ;;
     --consumers) SET_OVERRIDES+=("consumers=${2:?--consumers needs a number}"); shift 2 ;;
+    --workload) WORKLOAD=${2:?--workload needs a file}; shift 2 ;;
+    --payload-dir) PAYLOAD_DIR=${2:?--payload-dir needs a folder}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --no-check) CHECK=0; shift ;;
     --no-push) PUSH=0; shift ;;
@@ -86,9 +101,13 @@ done
 [ -n "$CLUSTER" ] || die "give the cluster file: -c FILE (see --help)" 2
 _is_uint "$REPL_WAIT" || die "--replication-wait needs whole seconds" 2
 
+[ -n "$WORKLOAD" ] || [ -z "$PAYLOAD_DIR" ] || die "--payload-dir goes with --workload" 2
+
 cluster_load "$CLUSTER"
 transport_init
 check_local_artifacts
+# Before anything is deployed: the workload file reads and its payload file is found (else: which paths were tried).
+workload_check
 
 RUN_ID=$(date +%Y%m%d-%H%M%S)-${CFG[variant]}
 OUT=${OUT:-$ROOT/results/$RUN_ID}
@@ -156,10 +175,15 @@ log "step 4/7: starting name servers, brokers (masters, then slaves) and agents"
 start_all all
 log "cluster up after $(( $(now_s) - T0 )) s"
 
-log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+if [ -n "$WORKLOAD" ]; then
+  log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, workload $WORKLOAD: $WORKLOAD_DESC"
+else
+  log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+fi
 RUN_RC=0
 run_coordinator "$OUT/coordinator" "$RUN_ID" || RUN_RC=$?
 [ -f "$OUT/coordinator/results.json" ] && cp "$OUT/coordinator/results.json" "$OUT/results.json"
+[ -f "$OUT/coordinator/omb-result.json" ] && cp "$OUT/coordinator/omb-result.json" "$OUT/omb-result.json"
 
 REPL_RC=0
 if printf '%s\n' "${I_BROLE[@]}" | grep -qx SLAVE; then
@@ -178,7 +202,13 @@ finish
   echo "run:         $RUN_ID"
   echo "variant:     ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)"
   echo "cluster:     $CLUSTER (transport ${CFG[transport]}, ${#HOSTS[@]} hosts, name servers $NAMESRV_ADDR)"
-  echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  if [ -n "$WORKLOAD" ]; then
+    echo "workload:    $WORKLOAD (as run: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, $(json_eval "$OUT/results.json" \
+      '.result.workload // {} | "\(.topics) topic(s) x \(.partitionsPerTopic) queues, \(.messageSize) B, \(.payload), \(.subscriptionsPerTopic) subscription(s) x \(.consumerPerSubscription) consumer(s), warm-up \(.warmupDurationSeconds) s, measure \(.testDurationSeconds) s"' \
+      '(lambda w: "%s topic(s) x %s queues, %s B, %s, %s subscription(s) x %s consumer(s), warm-up %s s, measure %s s" % tuple(w.get(k) for k in ("topics", "partitionsPerTopic", "messageSize", "payload", "subscriptionsPerTopic", "consumerPerSubscription", "warmupDurationSeconds", "testDurationSeconds")))(d["result"].get("workload") or {})' 2>/dev/null || echo "see results.json"))"
+  else
+    echo "workload:    ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
+  fi
   if [ -f "$OUT/results.json" ]; then
     echo "status:      $(json_eval "$OUT/results.json" '.result.status' 'd["result"]["status"]')"
     echo "msg/s:       $(json_eval "$OUT/results.json" '.result.tps // "n/a" | if type == "number" then floor else . end' 'round(d["result"]["tps"]) if d["result"].get("tps") is not None else "n/a"')"
@@ -189,7 +219,7 @@ finish
       '(lambda b, n: "%s us CPU/msg, GC %s ms (%s collections), %s stored B/msg" % (n(b.get("cpuUsPerMsg"), 1), n(b.get("gcPauseMillis"), 0), n(b.get("gcCollections"), 0), n(b.get("storedBytesPerMsg"), 1)))(d["result"].get("broker") or {}, lambda v, k: "-" if v is None else str(round(v, k) if k else round(v)))')$(
       [ "${CFG[broker_jmx]}" != off ] && echo " (masters' JVMs over JMX, ${CFG[broker_jmx]})" || echo " (broker_jmx is off: no CPU and GC figures)")"
     echo "sends:       $(json_eval "$OUT/results.json" '.result.counts // {} | "sent \(.sent) acked \(.acked) failed \(.failed)"' '"sent %s acked %s failed %s" % tuple((d["result"].get("counts") or {}).get(k) for k in ("sent", "acked", "failed"))'); statuses $(json_eval "$OUT/results.json" '.result.byStatus // {} | tostring' 'json.dumps(d["result"].get("byStatus") or {})')"
-    if [ "${CFG[consumers]}" != 0 ]; then
+    if [ "${CFG[consumers]}" != 0 ] || [ "$(json_eval "$OUT/results.json" '.result.delivery != null' '"true" if d["result"].get("delivery") is not None else "false"')" = true ]; then
       echo "consume:     $(json_eval "$OUT/results.json" '.result | "\(.consumeTps // "n/a" | if type == "number" then floor else . end) msg/s, end-to-end ms p50 \(.endToEndLatencyMs.p50) p99 \(.endToEndLatencyMs.p99) p99.9 \(.endToEndLatencyMs.p999)"' '"%s msg/s, end-to-end ms p50 %s p99 %s p99.9 %s" % ((round(d["result"]["consumeTps"]) if d["result"].get("consumeTps") is not None else "n/a",) + tuple((d["result"].get("endToEndLatencyMs") or {}).get(k) for k in ("p50", "p99", "p999")))')"
       echo "count check: $(json_eval "$OUT/results.json" '.result.delivery // {} | "\(.acknowledged) acknowledged, \(.missingMessages) missing, \(.duplicateMessages) duplicates"' '"%s acknowledged, %s missing, %s duplicates" % tuple((d["result"].get("delivery") or {}).get(k) for k in ("acknowledged", "missingMessages", "duplicateMessages"))')"
     fi

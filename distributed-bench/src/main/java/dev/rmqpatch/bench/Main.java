@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare and jmx-check commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check and workload commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
@@ -17,6 +17,7 @@ public final class Main {
         "  agent     a load agent process (started by run/compare, or by hand on another host)",
         "  sink      a no-op RocketMQ endpoint that acknowledges sends at once (the harness's own ceiling)",
         "  jmx-check what a broker's remote JMX port allows: login, read the CPU and GC MBeans, invoke an operation",
+        "  workload  read a workload file as run does: what it runs and which payload file it sends (or why not)",
         "",
         "Every command takes --help.");
 
@@ -68,6 +69,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.broker.JmxCheckCommand.run(rest, System.out);
+                case "workload":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.coordinator.WorkloadCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.coordinator.WorkloadCommand.run(rest, System.out);
                 default:
                     throw new UsageException("unknown command '" + command + "'");
             }

@@ -27,9 +27,16 @@ import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
  * subscription (so every subscription receives every message once), reading from the first offset (the topics are new
  * per run, so nothing sent before a consumer's first rebalance is skipped). Each delivery's stamp gives its end-to-end
  * latency and marks (stream, sequence) in the group's received set; a delivery already marked is a duplicate.
+ *
+ * <p>Each consumer has its own client instance (connections, pull and rebalance threads), as separate consumer processes
+ * would, up to {@link #MAX_CLIENT_INSTANCES} consumers on the agent. With more (OMB's files with 100 topics give each
+ * agent 150 to 200 consumers) the i-th consumer of every group shares instance i, as the consumers of many groups in one
+ * application do: a client instance takes each group once, so a group's consumers still have instances of their own.
  */
 final class Consumers {
     private static final int MAX_SAMPLE_LENGTH = 300;
+    /** Consumers on one agent that get a client instance each; above it the groups share instances (see the class doc). */
+    static final int MAX_CLIENT_INSTANCES = 64;
 
     private final long clockOffsetMicros;
     private final List<Group> groups = new ArrayList<>();
@@ -77,6 +84,11 @@ final class Consumers {
             return null;
         }
         Consumers c = new Consumers(request.clockOffsetMicros);
+        int total = 0;
+        for (PrepareRequest.Subscription s : request.subscriptions) {
+            total += s == null ? 0 : Math.max(0, s.consumers);
+        }
+        boolean shared = total > MAX_CLIENT_INSTANCES;
         try {
             for (PrepareRequest.Subscription s : request.subscriptions) {
                 if (s == null || s.topic == null || s.group == null || s.consumers < 1) {
@@ -85,7 +97,7 @@ final class Consumers {
                 Group g = new Group(s);
                 c.groups.add(g);
                 for (int i = 0; i < s.consumers; i++) {
-                    g.consumers.add(c.consumer(agentName, request, g, i));
+                    g.consumers.add(c.consumer(agentName, request, g, i, shared));
                 }
             }
             return c;
@@ -98,12 +110,14 @@ final class Consumers {
         }
     }
 
-    private DefaultMQPushConsumer consumer(String agentName, PrepareRequest request, Group g, int index)
+    private DefaultMQPushConsumer consumer(String agentName, PrepareRequest request, Group g, int index, boolean shared)
         throws LoadGenerator.PrepareException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(g.spec.group);
         consumer.setNamesrvAddr(request.namesrv);
-        // Own instance, own connections and rebalance, as separate consumer processes would have.
-        consumer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-" + g.spec.group + "-" + index);
+        // Own instance, own connections and rebalance, as separate consumer processes would have; with many consumers on
+        // the agent, the index-th consumer of every group shares one.
+        consumer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-"
+            + (shared ? "consumers-" + index : g.spec.group + "-" + index));
         consumer.setMessageModel(MessageModel.CLUSTERING);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setVipChannelEnabled(false);

@@ -20,9 +20,12 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
- * Drives stock RocketMQ producers from N threads. One {@link DefaultMQProducer} per topic and producersPerTopic,
- * shared round-robin by the threads (as RocketMQ's own benchmark and OpenMessaging Benchmark's driver do); each
- * producer gets its own instance name, hence its own connections.
+ * Drives stock RocketMQ producers from N threads. One {@link DefaultMQProducer} per topic and producersPerTopic (a
+ * "pair"), shared round-robin by the threads (as RocketMQ's own benchmark and OpenMessaging Benchmark's driver do); each
+ * producer gets its own instance name, hence its own connections. Above {@link #MAX_CLIENT_INSTANCES} pairs (OMB's files
+ * with 100 topics and more) the pairs share that many producers round robin, as OMB's RocketMQ driver shares one
+ * producer for every topic of a worker; with more pairs than threads, each thread sends to its own share of the pairs
+ * in turn (pairs t, t + threads, ...), so every topic gets messages.
  *
  * <p>With several targets (clusters) the producers of all of them are started and kept, and the threads send to one
  * target at a time; {@link #switchTarget} moves them, so the same warm JVM, threads and connections load each
@@ -50,6 +53,12 @@ final class LoadGenerator implements LoadDriver {
         final List<DefaultMQProducer> producers = new ArrayList<>();
         final List<String> topics = new ArrayList<>();
     }
+
+    /**
+     * Most producer client instances (MQClientInstance: its own connections, netty and scheduler threads) per target.
+     * More pairs than this share these producers round robin; a DefaultMQProducer sends to any topic.
+     */
+    static final int MAX_CLIENT_INSTANCES = 64;
 
     /** Target index of a pause: the threads wait instead of sending. */
     static final int PAUSE = -1;
@@ -105,6 +114,12 @@ final class LoadGenerator implements LoadDriver {
         }
     }
 
+    /** Topic and producer pairs of the (first) target: topics x producersPerTopic. */
+    private static int pairsOf(PrepareRequest r) {
+        List<String> topics = r.targets != null && !r.targets.isEmpty() ? r.targets.get(0).topics : r.topics;
+        return (topics == null ? 0 : topics.size()) * Math.max(1, r.producersPerTopic);
+    }
+
     static void validate(PrepareRequest r) throws PrepareException {
         Bodies.of(r);
         if (r.targets != null && r.targets.isEmpty()) {
@@ -125,9 +140,9 @@ final class LoadGenerator implements LoadDriver {
             throw new PrepareException("messageSize " + r.messageSize + " is too small for the " + BodyStamp.LENGTH
                 + "-byte stamp that end-to-end latency and the count check need (runs with consumers)", null);
         }
-        if (r.stampBodies && (r.threads > BodyStamp.STREAMS_PER_AGENT || r.agentIndex < 0)) {
-            throw new PrepareException("stamped runs take at most " + BodyStamp.STREAMS_PER_AGENT + " threads per agent and an agent "
-                + "index of 0 or more", null);
+        if (r.stampBodies && (streamSlots(pairsOf(r), r.threads) > BodyStamp.STREAMS_PER_AGENT || r.agentIndex < 0)) {
+            throw new PrepareException("stamped runs take at most " + BodyStamp.STREAMS_PER_AGENT + " threads, and topics x "
+                + "producersPerTopic, per agent and an agent index of 0 or more", null);
         }
         try {
             SendMode.parse(r.mode);
@@ -151,8 +166,14 @@ final class LoadGenerator implements LoadDriver {
             PrepareRequest.Target spec = targetSpecs.get(t);
             TargetProducers target = new TargetProducers();
             targets.add(target);
+            int pair = 0;
             for (String topic : spec.topics) {
-                for (int p = 0; p < request.producersPerTopic; p++) {
+                for (int p = 0; p < request.producersPerTopic; p++, pair++) {
+                    if (pair >= MAX_CLIENT_INSTANCES) {
+                        target.producers.add(target.producers.get(pair % MAX_CLIENT_INSTANCES));
+                        target.topics.add(topic);
+                        continue;
+                    }
                     DefaultMQProducer producer = new DefaultMQProducer(group);
                     producer.setNamesrvAddr(spec.namesrv);
                     // The target index keeps instances (and so connections) of different clusters apart.
@@ -172,15 +193,17 @@ final class LoadGenerator implements LoadDriver {
     }
 
     private void awaitRoutes() throws PrepareException {
-        long deadline = System.currentTimeMillis() + request.routeWaitMs;
         for (int t = 0; t < targetSpecs.size(); t++) {
-            awaitRoutes(targetSpecs.get(t), targets.get(t), deadline);
+            awaitRoutes(targetSpecs.get(t), targets.get(t));
         }
     }
 
-    private void awaitRoutes(PrepareRequest.Target spec, TargetProducers target, long deadline) throws PrepareException {
-        for (String topic : spec.topics) {
-            DefaultMQProducer producer = target.producers.get(target.topics.indexOf(topic));
+    /** Each topic gets routeWaitMs to show its queues (a run with 1,000 topics would not fit them all into one wait). */
+    private void awaitRoutes(PrepareRequest.Target spec, TargetProducers target) throws PrepareException {
+        for (int i = 0; i < spec.topics.size(); i++) {
+            String topic = spec.topics.get(i);
+            long deadline = System.currentTimeMillis() + request.routeWaitMs;
+            DefaultMQProducer producer = target.producers.get(i * request.producersPerTopic);
             String last = "no answer";
             while (true) {
                 try {
@@ -216,7 +239,7 @@ final class LoadGenerator implements LoadDriver {
         // the first switch, not with the start request.
         route = request.targets != null ? new Route(PAUSE, null) : new Route(0, phases.limiter(request.ratePerSecond, begin));
         running = true;
-        nextSequence = new long[request.threads];
+        nextSequence = new long[streamSlots(targets.get(0).producers.size(), request.threads)];
         messageKeys = new MessageKeys[request.threads];
         String[] keySet = MessageKeys.kind(request.keyDistributor) == KeyDistributor.NO_KEY ? null : MessageKeys.keySet(request.agentIndex);
         for (int t = 0; t < request.threads; t++) {
@@ -252,7 +275,34 @@ final class LoadGenerator implements LoadDriver {
         return targets.size();
     }
 
+    /**
+     * The pair (topic, producer) that thread {@code thread} sends its {@code turn}-th message to: with at least as many
+     * threads as pairs, always pair thread % pairs (several threads per pair); with more pairs, its own pairs thread,
+     * thread + threads, ... in turn, so every pair gets messages and each pair has one thread.
+     */
+    static int pairOf(int thread, long turn, int pairs, int threads) {
+        if (pairs <= threads) {
+            return thread % pairs;
+        }
+        int share = (pairs - thread + threads - 1) / threads;
+        return thread + threads * (int) (turn % share);
+    }
+
+    /**
+     * The stamp's stream slot of a message: the thread's when threads are at least the pairs, else the pair's (each pair
+     * then has one thread, and its topic is the stream's topic for the count check).
+     */
+    static int streamSlot(int thread, int pair, int pairs, int threads) {
+        return pairs <= threads ? thread : pair;
+    }
+
+    /** How many stream slots the stamped sends use: one per thread, or one per pair when the pairs outnumber the threads. */
+    static int streamSlots(int pairs, int threads) {
+        return Math.max(pairs, threads);
+    }
+
     private void runThread(int index, long beginNanos) {
+        long turn = 0;
         try {
             long wait = beginNanos - System.nanoTime();
             if (wait > 0) {
@@ -281,8 +331,8 @@ final class LoadGenerator implements LoadDriver {
                     break;
                 }
                 TargetProducers target = targets.get(r.target);
-                int k = index % target.producers.size();
-                sendOne(index, target.producers.get(k), target.topics.get(k), intended);
+                int k = pairOf(index, turn++, target.producers.size(), request.threads);
+                sendOne(index, streamSlot(index, k, target.producers.size(), request.threads), target.producers.get(k), target.topics.get(k), intended);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -292,15 +342,15 @@ final class LoadGenerator implements LoadDriver {
         }
     }
 
-    private void sendOne(int thread, DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
+    private void sendOne(int thread, int slot, DefaultMQProducer producer, String topic, long intendedNanos) throws InterruptedException {
         PhaseStats stats = phases.current();
         int stream = -1;
         long sequence = -1;
         byte[] body = bodies.next();
         if (acked != null) {
             // Only this thread touches its slot; the copy keeps the random bytes after the stamp the same for every message.
-            stream = BodyStamp.stream(request.agentIndex, thread);
-            sequence = nextSequence[thread]++;
+            stream = BodyStamp.stream(request.agentIndex, slot);
+            sequence = nextSequence[slot]++;
             body = body.clone();
             BodyStamp.write(body, 0, stream, sequence, BodyStamp.wallMicros() - request.clockOffsetMicros);
         }
@@ -424,11 +474,13 @@ final class LoadGenerator implements LoadDriver {
         phases.fill(result, stopNanos, stopCpu, inFlight);
         if (acked != null) {
             result.ackedSequences = acked.encode();
-            // Thread t sends with producer t % producers (see runThread), so to that producer's topic; stamped runs have one target.
+            // Each stream slot sends to one pair's topic (see pairOf, streamSlot); stamped runs have one target.
             TargetProducers target = targets.get(0);
+            int pairs = target.producers.size();
             result.streamTopics = new java.util.TreeMap<>();
-            for (int t = 0; t < request.threads; t++) {
-                result.streamTopics.put(Integer.toString(BodyStamp.stream(request.agentIndex, t)), target.topics.get(t % target.producers.size()));
+            for (int slot = 0; slot < streamSlots(pairs, request.threads); slot++) {
+                int pair = pairs <= request.threads ? slot % pairs : slot;
+                result.streamTopics.put(Integer.toString(BodyStamp.stream(request.agentIndex, slot)), target.topics.get(pair));
             }
         }
         shutdownProducers();
@@ -458,7 +510,10 @@ final class LoadGenerator implements LoadDriver {
 
     private void shutdownProducers() {
         for (TargetProducers target : targets) {
-            for (DefaultMQProducer producer : target.producers) {
+            // Shared producers appear once per pair they serve.
+            java.util.Set<DefaultMQProducer> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            distinct.addAll(target.producers);
+            for (DefaultMQProducer producer : distinct) {
                 try {
                     producer.shutdown();
                 } catch (RuntimeException ignored) {

@@ -33,7 +33,7 @@ public final class CompareCommand {
     static final int DEFAULT_DURATION = 10;
 
     private static final Set<String> VALUED = Set.of("--variants", "--baseline", "--rounds", "--warmup", "--duration", "--threads",
-        "--agents", "--size", "--mode", "--rate", "--workload", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology",
+        "--agents", "--size", "--mode", "--rate", "--workload", "--payload-dir", "--broker-heap", "--set", "--ceiling", "--dist-dir", "--out", "--repo-root", "--topology",
         "--window", "--pairs", "--pin", "--client", "--consumers");
     private static final Set<String> BOOLEANS = Set.of("--no-sink", "--efficiency", "--profile");
     /** Saturation-mode options that mean nothing in efficiency mode, and the other way round. */
@@ -107,6 +107,8 @@ public final class CompareCommand {
                 + f.get("--topology", null) + "'");
         }
         o.workload = workload(f, o.efficiency);
+        // bench run's lookup and check: next to the workload file, then under --payload-dir; a missing file fails now.
+        o.payloadDir = dev.rmqpatch.bench.coordinator.RunCommand.payloadDir(f, o.workload);
         if (o.efficiency) {
             efficiency(f, o, names);
         }

@@ -41,6 +41,8 @@ public final class CompareRunner {
         public String baseline;
         public int rounds = 3;
         public Workload workload;
+        /** --payload-dir: where the workload's relative payloadFile is looked for after its own folder; null = nowhere else. */
+        public Path payloadDir;
         public int agents = 1;
         public String brokerHeap = "2g";
         public Topology topology = Topology.SINGLE;
@@ -195,6 +197,7 @@ public final class CompareRunner {
             // Produce only: the sink stores nothing, so there is nothing to consume; the ceiling is the producers'.
             spec.workload = o.workload.produceOnly().withTestDurationSeconds(Math.min(o.workload.testDurationSeconds(), 10));
             spec.namesrv = addr;
+            spec.payloadDir = o.payloadDir;
             spec.label = server.equals("raw") ? "sink" : "sink-remoting";
             Coordinator coordinator = new Coordinator(agents, admin, probe, List.of(sink.process), out);
             Map<String, List<ProfiledJvm>> profiled = new LinkedHashMap<>();
@@ -272,6 +275,7 @@ public final class CompareRunner {
             BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), HarnessClusters.gcMonitor(cluster), roles);
             RunSpec spec = new RunSpec();
             spec.workload = o.workload;
+            spec.payloadDir = o.payloadDir;
             spec.namesrv = cluster.namesrvAddr();
             spec.label = label;
             List<ManagedProcess> watched = cluster.processes();

@@ -69,7 +69,30 @@ public final class AgentClient {
     }
 
     public AgentStatus prepare(PrepareRequest request) throws AgentFailure {
-        return call("POST", "/prepare", request, AgentStatus.class, Duration.ofSeconds(60));
+        return call("POST", "/prepare", request, AgentStatus.class, prepareTimeout(request));
+    }
+
+    /**
+     * How long an agent may take to prepare: 60 s, plus 100 ms per push consumer it starts (each start sends the broker a
+     * heartbeat listing every group of its client instance, so hundreds of groups cost more than linearly) and 10 ms per
+     * topic whose route it waits for (OMB's 1,000-topic files: 2,000 consumers and 1,000 topics on each of two agents).
+     */
+    static Duration prepareTimeout(PrepareRequest request) {
+        long consumers = 0;
+        if (request.subscriptions != null) {
+            for (PrepareRequest.Subscription s : request.subscriptions) {
+                consumers += Math.max(0, s.consumers);
+            }
+        }
+        long topics = 0;
+        if (request.targets != null) {
+            for (PrepareRequest.Target t : request.targets) {
+                topics += t.topics == null ? 0 : t.topics.size();
+            }
+        } else if (request.topics != null) {
+            topics = request.topics.size();
+        }
+        return Duration.ofSeconds(60).plusMillis(100 * consumers + 10 * topics);
     }
 
     public AgentStatus start(long delayMs) throws AgentFailure {

@@ -16,7 +16,9 @@ import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.omb.OmbIntervals;
+import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.bench.workload.KeyDistributor;
+import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -109,6 +111,8 @@ public final class Coordinator {
         omb = new OmbIntervals(sw.name(), spec.ombDriver, sw.messageSize(), sw.topics(), sw.partitionsPerTopic(), sw.producersPerTopic(),
             sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
         try {
+            checkWireSenders(spec);
+            checkConsumersPerAgent(spec.workload, agents.size());
             if (spec.workload.payload().isFile()) {
                 try {
                     payloadBase64 = java.util.Base64.getEncoder().encodeToString(
@@ -129,6 +133,12 @@ public final class Coordinator {
                 createTopics(spec);
             }
             List<List<PrepareRequest.Subscription>> plan = subscriptionPlan(spec);
+            consuming.clear();
+            for (int i = 0; i < agents.size(); i++) {
+                if (!plan.get(i).isEmpty()) {
+                    consuming.add(agents.get(i));
+                }
+            }
             forAll(a -> a.prepare(prepareRequest(spec, a, plan)));
             started = true;
             forAll(a -> a.start(START_DELAY_MS));
@@ -151,7 +161,7 @@ public final class Coordinator {
             errorsSoFar[0] = 0;
             if (spec.workload.consumerBacklogSizeGB() > 0) {
                 // OMB's backlog test: suspend the consumers for the backlog to build, resume them once it has (in tick).
-                forAll(a -> a.pauseConsumers(true));
+                pauseConsumers(true);
                 result.backlog = new RunResult.BacklogView();
                 result.backlog.requestedBytes = Math.round(spec.workload.consumerBacklogSizeGB() * (1L << 30));
                 result.backlog.pausedAtSecond = 0;
@@ -175,7 +185,7 @@ public final class Coordinator {
             if (consumers) {
                 if (result.backlog != null && result.backlog.resumedAtSecond == null) {
                     // The backlog never reached its size in the window: let the consumers drain what there is.
-                    forAll(a -> a.pauseConsumers(false));
+                    pauseConsumers(false);
                 }
                 long acked = result.totalCounts.acked;
                 Map<String, Long> ackedByTopic = DeliveryCheck.ackedByTopic(results);
@@ -234,10 +244,25 @@ public final class Coordinator {
         if (masters.isEmpty()) {
             throw new Abort("no broker is registered at name server " + spec.namesrv);
         }
-        for (String topic : spec.topics()) {
+        List<String> topics = spec.topics();
+        long began = System.nanoTime();
+        long lastReport = began;
+        for (int i = 0; i < topics.size(); i++) {
             for (String broker : masters.values()) {
-                admin.createTopic(broker, topic, spec.workload.partitionsPerTopic());
+                admin.createTopic(broker, topics.get(i), spec.workload.partitionsPerTopic());
             }
+            // RocketMQ 4.9 creates topics one request at a time and rewrites its topics.json on each: many topics take
+            // a while, so say how far it got every 10 s instead of looking hung.
+            long now = System.nanoTime();
+            if (now - lastReport >= TimeUnit.SECONDS.toNanos(10) && i + 1 < topics.size()) {
+                out.printf("[%s] created %,d of %,d topics on %d master(s) (%d s)%n", spec.label, i + 1, topics.size(), masters.size(),
+                    TimeUnit.NANOSECONDS.toSeconds(now - began));
+                lastReport = now;
+            }
+        }
+        if (topics.size() >= 100) {
+            out.printf("[%s] created %,d topics x %,d queues on %d master(s) in %.1f s%n", spec.label, topics.size(),
+                spec.workload.partitionsPerTopic(), masters.size(), (System.nanoTime() - began) / 1e9);
         }
     }
 
@@ -353,6 +378,48 @@ public final class Coordinator {
     }
     /** The workload's payload file, read once here and shipped to the agents (they may run on hosts without it). */
     private String payloadBase64;
+    /** The agents the subscription plan gave consumers to. */
+    private final java.util.Set<AgentClient> consuming = new java.util.HashSet<>();
+
+    /** Most push consumers one agent starts (see {@link #checkConsumersPerAgent}). */
+    static final int MAX_CONSUMERS_PER_AGENT = 2_000;
+
+    /**
+     * The consumers are dealt round robin over the agents; one agent takes at most {@link #MAX_CONSUMERS_PER_AGENT}. Each
+     * is a stock DefaultMQPushConsumer with its own consume thread pool (up to consumeThreadMin, 20, threads) and its
+     * own rebalance of its topic's queues; OMB's files with 5,000 topics and more (4 consumers each) would put 10,000
+     * and more into each of two agents, which no agent JVM holds. Refused before any topic is created, naming the fields.
+     */
+    static void checkConsumersPerAgent(Workload w, int agentCount) throws Abort {
+        long total = (long) w.topics() * w.subscriptionsPerTopic() * w.consumerPerSubscription();
+        long perAgent = (total + agentCount - 1) / Math.max(1, agentCount);
+        if (perAgent > MAX_CONSUMERS_PER_AGENT) {
+            throw new Abort(String.format("topics x subscriptionsPerTopic x consumerPerSubscription = %,d x %d x %d = %,d push consumers, "
+                + "%,d on each of %d agent(s); an agent starts at most %,d (each stock DefaultMQPushConsumer has its own consume thread "
+                + "pool of up to 20 threads and rebalances its topic's queues itself): give %,d agents or more (--agents N, or agent "
+                + "hosts), or fewer topics", w.topics(), w.subscriptionsPerTopic(), w.consumerPerSubscription(), total, perAgent, agentCount,
+                MAX_CONSUMERS_PER_AGENT, (total + MAX_CONSUMERS_PER_AGENT - 1) / MAX_CONSUMERS_PER_AGENT));
+        }
+    }
+
+    /**
+     * --client wire: each sender slot (a sync or oneway thread, or one of async's maxOutstanding) sends to one topic and
+     * producer pair, so more pairs than slots would leave topics without messages: said before anything starts.
+     */
+    static void checkWireSenders(RunSpec spec) throws Abort {
+        Workload w = spec.workload;
+        if (w.client() != ClientMode.WIRE) {
+            return;
+        }
+        int senders = w.sendMode() == SendMode.ASYNC ? spec.maxOutstanding : w.threadsPerAgent();
+        long pairs = (long) w.topics() * w.producersPerTopic();
+        if (pairs > senders) {
+            throw new Abort("--client wire: each of its " + senders + " sender slots per agent sends to one topic and producer, so topics x "
+                + "producersPerTopic = " + w.topics() + " x " + w.producersPerTopic() + " = " + pairs + " would leave " + (pairs - senders)
+                + " of them without messages; give " + (w.sendMode() == SendMode.ASYNC ? "--max-outstanding " : "--threads ") + pairs
+                + " or more, or --client rocketmq (whose threads take turns over the topics)");
+        }
+    }
 
     private PrepareRequest prepareRequest(RunSpec spec, AgentClient agent, List<List<PrepareRequest.Subscription>> plan) {
         Workload w = spec.workload;
@@ -537,7 +604,7 @@ public final class Coordinator {
             }
         }
         if (b.resumedAtSecond == null && backlogBytes >= b.requestedBytes) {
-            forAll(a -> a.pauseConsumers(false));
+            pauseConsumers(false);
             b.resumedAtSecond = second;
             backlogProgressSecond = second;
             drainLow = backlogMessages;
@@ -622,9 +689,9 @@ public final class Coordinator {
             }
             out.printf("[%s] drain   %3d s  slowest subscription %,d of %,d acknowledged%n", spec.label, s,
                 slowestGroup == null ? acked : received.get(slowestGroup), slowestGroup == null ? acked : expected.getOrDefault(slowestGroup, acked));
-            if (s >= spec.drainTimeoutSeconds || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
+            if (s >= spec.drainTimeoutSeconds() || now - lastChange > TimeUnit.SECONDS.toNanos(15)) {
                 out.printf("[%s] drain   gave up after %d s (%s)%n", spec.label, s,
-                    s >= spec.drainTimeoutSeconds ? "drain timeout" : "nothing received for 15 s");
+                    s >= spec.drainTimeoutSeconds() ? "drain timeout" : "nothing received for 15 s");
                 return false;
             }
             last = received;
@@ -796,6 +863,14 @@ public final class Coordinator {
         v.backlogDrainRatio = w.backlogDrainRatio();
         v.maxRateSearch = w.maxRateSearch();
         return v;
+    }
+
+    /**
+     * Suspends or resumes the consumers (backlog runs) on the agents that have some: with fewer consumers than agents
+     * (OMB's backlog files have one) the others have none to pause and would refuse.
+     */
+    private void pauseConsumers(boolean paused) throws AgentFailure {
+        forAll(a -> consuming.contains(a) ? a.pauseConsumers(paused) : null);
     }
 
     private <T> List<T> forAll(AgentGroup.AgentCall<T> call) throws AgentFailure {

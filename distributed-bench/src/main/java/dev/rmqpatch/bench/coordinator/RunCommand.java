@@ -95,7 +95,8 @@ public final class RunCommand {
         "  --backlog-gb GB         overrides the workload's consumerBacklogSizeGB (OMB's files ask for up to 512 GB;",
         "                          a local broker's disk may not hold that), 0 = no backlog phase",
         "  --drain-timeout S       with consumers: how long they may take, after the producers stopped, to receive",
-        "                          every acknowledged message before the count check (60)",
+        "                          every acknowledged message before the count check (60, plus 1 s per 100 queues:",
+        "                          stock consumers take a while to settle on 10,000 queues)",
         "",
         "Output:",
         "  --ceiling TPS|FILE      harness ceiling (msg/s, or the results.json of a --sink run); warns when the",
@@ -164,7 +165,7 @@ public final class RunCommand {
         spec.ombDriver = ombDriver(f);
         spec.sendTimeoutMs = f.intValue("--send-timeout", 3000, 1);
         spec.maxOutstanding = f.intValue("--max-outstanding", 1000, 1);
-        spec.drainTimeoutSeconds = f.intValue("--drain-timeout", 60, 1);
+        spec.drainTimeoutSeconds = f.has("--drain-timeout") ? f.intValue("--drain-timeout", 0, 1) : 0;
         spec.label = f.has("--sink") ? "sink" : "run";
         spec.ioThreads = f.intValue("--io-threads", 0, 1);
         if (f.has("--io-threads") && workload.client() != ClientMode.WIRE) {
@@ -394,8 +395,11 @@ public final class RunCommand {
         return "rocketmq@" + f.get("--namesrv", "?");
     }
 
-    /** --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the paths tried). */
-    static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
+    /**
+     * --payload-dir, checked with the workload's payload file now, before any cluster starts (a missing file names the
+     * paths tried). bench run, compare and bench workload all check it here.
+     */
+    public static Path payloadDir(Flags f, Workload w) throws UsageException, IOException {
         Path dir = f.has("--payload-dir") ? Path.of(f.get("--payload-dir", null)).toAbsolutePath() : null;
         if (dir != null && !Files.isDirectory(dir)) {
             throw new UsageException("--payload-dir " + dir + " is not a folder");

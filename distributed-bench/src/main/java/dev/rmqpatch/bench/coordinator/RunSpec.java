@@ -19,8 +19,24 @@ public final class RunSpec {
     public int ioThreads;
     /** Create the topics with partitionsPerTopic queues on every master before preparing the agents. */
     public boolean createTopics = true;
-    /** Runs with consumers: at most this long after the producers stopped for every subscription to catch up. */
-    public int drainTimeoutSeconds = 60;
+    /**
+     * Runs with consumers: at most this long after the producers stopped for every subscription to catch up; 0 = the
+     * default for the workload ({@link #defaultDrainTimeoutSeconds}).
+     */
+    public int drainTimeoutSeconds;
+
+    /**
+     * 60 s, plus 1 s per 100 queues (topics x partitionsPerTopic): stock 4.9 push consumers settle a group over 10,000
+     * queues (OMB's 10,000-partition files) only after tens of seconds of rebalancing, fetching each queue's offset and
+     * retrying pulls the broker refused while their subscription version was new.
+     */
+    public static int defaultDrainTimeoutSeconds(Workload w) {
+        return 60 + (int) Math.min(3_600, (long) w.topics() * w.partitionsPerTopic() / 100);
+    }
+
+    public int drainTimeoutSeconds() {
+        return drainTimeoutSeconds > 0 ? drainTimeoutSeconds : defaultDrainTimeoutSeconds(workload);
+    }
     /** Where a workload's relative payloadFile is looked for after the workload file's folder (--payload-dir); null = nowhere else. */
     public java.nio.file.Path payloadDir;
     /** The "driver" of the OMB-format result: the legend of OMB's charts (e.g. the distribution's folder name). */

@@ -29,6 +29,7 @@ import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
+import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -247,8 +248,16 @@ public final class EfficiencyRunner {
         run.windows = new WindowRunner(run.group, run.brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
     }
 
-    private PrepareRequest prepareRequest(String runId, List<PrepareRequest.Target> targets) {
-        Workload w = o.workload;
+    private PrepareRequest prepareRequest(String runId, List<PrepareRequest.Target> targets) throws IOException {
+        return prepareRequest(o.workload, o.payloadDir, runId, targets);
+    }
+
+    /**
+     * What every agent gets: the workload's shape, and its keys and bodies as bench run sends them (OMB's key distributor,
+     * the payload file found next to the workload file or under --payload-dir, or OMB's randomized pool); the rate is set
+     * per window.
+     */
+    static PrepareRequest prepareRequest(Workload w, Path payloadDir, String runId, List<PrepareRequest.Target> targets) throws IOException {
         PrepareRequest r = new PrepareRequest();
         r.runId = runId;
         r.targets = targets;
@@ -263,6 +272,14 @@ public final class EfficiencyRunner {
         r.client = w.client().label();
         r.tags = w.messageTags();
         r.keys = w.messageKeys();
+        r.keyDistributor = w.keyDistributor() == KeyDistributor.NO_KEY ? null : w.keyDistributor().name();
+        if (w.payload().isFile()) {
+            r.payloadBase64 = java.util.Base64.getEncoder().encodeToString(w.payload().readFile(w.messageSize(), payloadDir));
+        }
+        if (w.payload().isRandomized()) {
+            r.randomizedPayloadPoolSize = w.payload().poolSize();
+            r.randomBytesRatio = w.payload().randomBytesRatio();
+        }
         return r;
     }
 

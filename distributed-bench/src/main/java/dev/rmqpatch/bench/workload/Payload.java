@@ -62,10 +62,27 @@ public final class Payload {
     }
 
     /**
-     * The payload file's bytes: {@code payloadFile} as given when absolute, else against the workload file's folder,
-     * then against {@code payloadDir} (the command line's --payload-dir); checked to be messageSize bytes, as OMB checks.
+     * The payload file's bytes: the file {@link #resolve} finds, checked to be messageSize bytes, as OMB checks.
      */
     public byte[] readFile(int messageSize, Path payloadDir) throws IOException {
+        Path p = resolve(payloadDir);
+        byte[] bytes = Files.readAllBytes(p);
+        if (bytes.length != messageSize) {
+            throw new IllegalArgumentException("payloadFile " + p + " has " + bytes.length + " bytes, but messageSize is "
+                + messageSize + " (OMB refuses such a file too)");
+        }
+        return bytes;
+    }
+
+    /**
+     * Where the payload file is: {@code payloadFile} as given when absolute, else against the workload file's folder,
+     * then against {@code payloadDir} (the command line's --payload-dir). A file found nowhere is an error naming every
+     * path tried. The one lookup that bench run, compare and scripts/run-distributed.sh (through bench workload) share.
+     */
+    public Path resolve(Path payloadDir) {
+        if (file == null) {
+            throw new IllegalStateException("this workload has no payloadFile (" + this + ")");
+        }
         List<Path> tried = new ArrayList<>();
         Path given = Path.of(file);
         if (given.isAbsolute()) {
@@ -83,12 +100,7 @@ public final class Payload {
         }
         for (Path p : tried) {
             if (Files.isRegularFile(p)) {
-                byte[] bytes = Files.readAllBytes(p);
-                if (bytes.length != messageSize) {
-                    throw new IllegalArgumentException("payloadFile " + p + " has " + bytes.length + " bytes, but messageSize is "
-                        + messageSize + " (OMB refuses such a file too)");
-                }
-                return bytes;
+                return p.toAbsolutePath().normalize();
             }
         }
         StringBuilder paths = new StringBuilder();

@@ -28,10 +28,52 @@ class BareMetalScriptsIT {
     @TempDir
     Path dir;
 
+    /**
+     * Also the distributed run of a workload file: run-distributed.sh --workload with a file that names a payload file
+     * (found under --payload-dir, made by make-payloads.sh) and has keys, two producers and two consumers; both files
+     * reach the coordinator's host, which runs them, and every acknowledged message is consumed.
+     */
     @Test
     @Timeout(420)
     void distributedRunOverNamespaceHostsReplicatesAndMergesBothAgents() throws Exception {
-        namespaceRun("netns");
+        Path payloads = dir.resolve("payloads");
+        Run make = run(Map.of(), "scripts/make-payloads.sh", "--dir", payloads.toString());
+        assertEquals(0, make.rc, make.output);
+        String output = namespaceRun("netns", "--workload", Dists.repoRoot().resolve("workloads/keys-round-robin-1kb-2p-2c.yaml").toString(),
+            "--payload-dir", payloads.toString());
+        for (String check : List.of("the workload file reached the coordinator's host unchanged (keys-round-robin-1kb-2p-2c.yaml)",
+            "its payload file reached the coordinator's host beside it (payload/payload-1Kb.data, 1024 bytes",
+            "the coordinator sent the bodies of the payload file (payload file payload/payload-1Kb.data)",
+            "the coordinator ran the workload 'keys-round-robin-1-topic-6-queues-1kb-2p-2c'", "omb-result.json written",
+            "consumption counted:", "copying the workload file and its payload file (payload/payload-1Kb.data)")) {
+            assertTrue(output.contains(check), check + ":\n" + output);
+        }
+    }
+
+    /** A workload or payload file found nowhere stops run-distributed.sh before anything is deployed, naming the path. */
+    @Test
+    @Timeout(60)
+    void runDistributedRefusesAMissingWorkloadOrPayloadFileBeforeDeploying() throws Exception {
+        Dists.patched();
+        String conf = Dists.repoRoot().resolve("deploy/examples/netns.conf").toString();
+        Path out = dir.resolve("never");
+        Run none = run(Map.of(), "scripts/run-distributed.sh", "-c", conf, "--workload", dir.resolve("none.yaml").toString(), "--out", out.toString());
+        assertEquals(2, none.rc, none.output);
+        assertTrue(none.output.contains("no workload file " + dir.resolve("none.yaml")), none.output);
+        Path w = dir.resolve("w.yaml");
+        Files.writeString(w, "name: w\nmessageSize: 1024\npayloadFile: \"payload/payload-1Kb.data\"\n");
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Run missing = run(Map.of(), "scripts/run-distributed.sh", "-c", conf, "--workload", w.toString(), "--payload-dir", empty.toString(),
+            "--out", out.toString());
+        assertEquals(2, missing.rc, missing.output);
+        assertTrue(missing.output.contains("payloadFile 'payload/payload-1Kb.data' not found; tried " + dir.resolve("payload/payload-1Kb.data")
+            + ", " + empty.resolve("payload/payload-1Kb.data")), missing.output);
+        Run orphan = run(Map.of(), "scripts/run-distributed.sh", "-c", conf, "--payload-dir", empty.toString(), "--out", out.toString());
+        assertEquals(2, orphan.rc, orphan.output);
+        assertTrue(orphan.output.contains("--payload-dir goes with --workload"), orphan.output);
+        assertTrue(Files.notExists(out), "nothing started, no results folder");
+        Run help = run(Map.of(), "scripts/run-distributed.sh", "--help");
+        assertTrue(help.output.contains("--workload FILE") && help.output.contains("--payload-dir DIR"), help.output);
     }
 
     /** The transport real hosts use: sshd in every namespace host, the scripts on a control namespace. */
