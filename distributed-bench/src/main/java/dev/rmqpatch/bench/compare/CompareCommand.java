@@ -107,6 +107,11 @@ public final class CompareCommand {
                 + f.get("--topology", null) + "'");
         }
         o.workload = workload(f, o.efficiency);
+        try {
+            dev.rmqpatch.bench.coordinator.Coordinator.checkConsumersPerAgent(o.workload, o.agents);
+        } catch (dev.rmqpatch.bench.coordinator.Coordinator.Abort e) {
+            throw new UsageException(e.getMessage());
+        }
         // bench run's lookup and check: next to the workload file, then under --payload-dir; a missing file fails now.
         o.payloadDir = dev.rmqpatch.bench.coordinator.RunCommand.payloadDir(f, o.workload);
         if (o.efficiency) {

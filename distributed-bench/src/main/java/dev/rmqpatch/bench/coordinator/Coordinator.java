@@ -390,7 +390,7 @@ public final class Coordinator {
      * own rebalance of its topic's queues; OMB's files with 5,000 topics and more (4 consumers each) would put 10,000
      * and more into each of two agents, which no agent JVM holds. Refused before any topic is created, naming the fields.
      */
-    static void checkConsumersPerAgent(Workload w, int agentCount) throws Abort {
+    public static void checkConsumersPerAgent(Workload w, int agentCount) throws Abort {
         long total = (long) w.topics() * w.subscriptionsPerTopic() * w.consumerPerSubscription();
         long perAgent = (total + agentCount - 1) / Math.max(1, agentCount);
         if (perAgent > MAX_CONSUMERS_PER_AGENT) {
@@ -887,7 +887,7 @@ public final class Coordinator {
     }
 
     /** A reason to end the run that is not an agent's fault (dead broker, no broker, interruption). */
-    static final class Abort extends Exception {
+    public static final class Abort extends Exception {
         Abort(String message) {
             super(message);
         }

@@ -149,6 +149,12 @@ public final class RunCommand {
         AgentToken remoteToken = f.has("--agent") ? remoteAgentToken(f) : null;
         JmxAccess jmxAccess = jmxTargets == null ? null : JmxAccess.of(path(f, "--broker-jmx-password-file"), path(f, "--broker-jmx-tls-cert"));
         Workload workload = workload(f);
+        try {
+            // Before any cluster or agent starts: more consumers per agent than an agent holds is a usage error.
+            Coordinator.checkConsumersPerAgent(workload, f.has("--agent") ? f.all("--agent").size() : f.intValue("--agents", 1, 1));
+        } catch (Coordinator.Abort e) {
+            throw new UsageException(e.getMessage());
+        }
         if (f.has("--sink") && workload.hasConsumers()) {
             throw new UsageException("the sink acknowledges sends and stores nothing, so there is nothing to consume: run --sink "
                 + "without consumers (--consumers 0)");

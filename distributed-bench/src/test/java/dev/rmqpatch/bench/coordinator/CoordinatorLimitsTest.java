@@ -70,4 +70,18 @@ class CoordinatorLimitsTest {
         s.drainTimeoutSeconds = 30;
         org.junit.jupiter.api.Assertions.assertEquals(30, s.drainTimeoutSeconds(), "--drain-timeout wins");
     }
+
+    @Test
+    void runAndCompareRefuseTooManyConsumersBeforeAnythingStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path w = dir.resolve("w.yaml");
+        java.nio.file.Files.writeString(w, "topics: 5000\nsubscriptionsPerTopic: 1\nconsumerPerSubscription: 4\n");
+        java.nio.file.Path out = dir.resolve("out");
+        String e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> RunCommand.run(new String[] {"--dist", dir.toString(),
+            "--agents", "2", "--workload", w.toString(), "--out", out.toString()}, System.out)).getMessage();
+        assertTrue(e.contains("20,000 push consumers, 10,000 on each of 2 agent(s)"), e);
+        assertTrue(java.nio.file.Files.notExists(out), "nothing started, no output folder");
+        e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> dev.rmqpatch.bench.compare.CompareCommand.parse(new String[] {
+            "--workload", w.toString(), "--agents", "4"})).getMessage();
+        assertTrue(e.contains("5,000 on each of 4 agent(s)"), e);
+    }
 }
