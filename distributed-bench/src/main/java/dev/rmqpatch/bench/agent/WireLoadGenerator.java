@@ -399,7 +399,8 @@ final class WireLoadGenerator implements LoadDriver {
         stats.onSent();
         int opaque = ((s.sequence++ << slotBits) | s.index) & Integer.MAX_VALUE;
         long bornMillis = System.currentTimeMillis();
-        ByteBuf frame = ch.alloc().directBuffer(producer.frames().frameLength(opaque, bornMillis, queue.queueId));
+        int length = producer.frames().frameLength(opaque, bornMillis, queue.queueId);
+        ByteBuf frame = mode == SendMode.ONEWAY ? ch.alloc().directBuffer(length) : connection.beginFrame(ch, length);
         producer.frames().write(frame, opaque, bornMillis, queue.queueId);
         if (acked != null) {
             s.stampInFlight = s.nextStamp++;
@@ -427,7 +428,7 @@ final class WireLoadGenerator implements LoadDriver {
             return;
         }
         s.pending = opaque;
-        connection.write(ch, frame);
+        connection.endFrame(ch, frame);
     }
 
     private static long delay(Slot s) {
@@ -449,7 +450,7 @@ final class WireLoadGenerator implements LoadDriver {
     /** Answers and lost connections, on the connection's event loop. */
     private final class Answers implements WireConnection.Listener {
         @Override
-        public void onFrame(WireConnection connection, ByteBuf frame) {
+        public void onFrame(WireConnection connection, ByteBuf frame, int length) {
             HeaderFields h = READERS.get();
             try {
                 h.read(frame);
@@ -485,7 +486,7 @@ final class WireLoadGenerator implements LoadDriver {
                     failuresSinceAck = 0;
                 }
             } else {
-                String remark = ResponseCodes.remark(frame);
+                String remark = ResponseCodes.remark(frame, length);
                 int code = h.code;
                 fail(s.stats, ResponseCodes.errorKey(code, remark), () -> "broker " + connection.address() + " answered code " + code + " "
                     + ResponseCodes.name(code) + ": " + remark);
