@@ -598,6 +598,11 @@ final class WireLoadGenerator implements LoadDriver {
         long stopNanos = System.nanoTime();
         long stopCpu = SendPhases.processCpuNanos();
         running = false;
+        // Sends run on the event loops only: once every loop has run a task queued after the flag, no send is between
+        // counting itself sent and marking its slot pending, so the count of requests in flight below is exact.
+        for (io.netty.util.concurrent.EventExecutor loop : loops) {
+            loop.submit(() -> { }).awaitUninterruptibly(2000);
+        }
         // Wait for the answers in flight (each slot has at most one), up to the send timeout and a margin.
         long deadline = System.currentTimeMillis() + request.sendTimeoutMs + 5_000L;
         long inFlight = pendingCount();
