@@ -471,6 +471,10 @@ final class WireLoadGenerator implements LoadDriver {
         public void onFrame(WireConnection connection, ByteBuf frame, int length) {
             HeaderFields h = READERS.get();
             try {
+                if (length < 4 || (frame.getInt(frame.readerIndex()) & 0xFFFFFF) > length - 4) {
+                    // The reader sees the stream beyond this frame: a header longer than its frame must not read into the next.
+                    throw new IllegalArgumentException("header length exceeds the frame of " + length + " bytes");
+                }
                 h.read(frame);
             } catch (RuntimeException e) {
                 lastError = "BadResponse from " + connection.address() + ": " + e.getMessage();
