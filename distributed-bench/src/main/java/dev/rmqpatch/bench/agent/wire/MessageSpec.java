@@ -37,10 +37,4 @@ public final class MessageSpec {
         this.bodies = List.copyOf(bodies);
         this.oneway = oneway;
     }
-
-    /** One body, the same keys for every message. */
-    public MessageSpec(String producerGroup, String topic, String tags, String keys, Map<String, String> userProperties, byte[] body,
-                       boolean oneway) {
-        this(producerGroup, topic, tags, keys, false, userProperties, List.of(body), oneway);
-    }
 }
