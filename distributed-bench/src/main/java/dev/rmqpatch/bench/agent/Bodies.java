@@ -69,6 +69,16 @@ final class Bodies {
 
     /** One body for the next message: picked at random from the pool as OMB's workers do; never to be modified. */
     byte[] next() {
-        return pool.size() == 1 ? pool.get(0) : pool.get(ThreadLocalRandom.current().nextInt(pool.size()));
+        return pool.get(nextIndex());
+    }
+
+    /** The pool index of the next message's body, picked as {@link #next()} picks it. */
+    int nextIndex() {
+        return pool.size() == 1 ? 0 : ThreadLocalRandom.current().nextInt(pool.size());
+    }
+
+    /** The whole pool, in index order (the wire client encodes each body once); never to be modified. */
+    List<byte[]> all() {
+        return pool;
     }
 }

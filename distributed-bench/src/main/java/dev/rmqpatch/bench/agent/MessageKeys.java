@@ -46,16 +46,22 @@ final class MessageKeys {
 
     /** The next message's key, or null for none. */
     String next() {
+        int i = nextIndex();
+        return i < 0 ? null : keys[i];
+    }
+
+    /** The index in the key set of the next message's key, or -1 for none (the wire client keeps the set's bytes). */
+    int nextIndex() {
         switch (kind) {
             case KEY_ROUND_ROBIN:
                 // OMB advances before reading, so its first key is the second of the set; the order does not matter here.
-                String k = keys[next];
+                int k = next;
                 next = next + 1 == keys.length ? 0 : next + 1;
                 return k;
             case RANDOM_NANO:
-                return keys[Math.abs((int) (System.nanoTime() % keys.length))];
+                return Math.abs((int) (System.nanoTime() % keys.length));
             default:
-                return null;
+                return -1;
         }
     }
 }

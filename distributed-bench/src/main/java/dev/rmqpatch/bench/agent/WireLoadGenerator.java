@@ -4,6 +4,7 @@ import dev.rmqpatch.bench.delivery.BodyStamp;
 import dev.rmqpatch.bench.delivery.StreamSets;
 import dev.rmqpatch.bench.agent.wire.MessageSpec;
 import dev.rmqpatch.bench.agent.wire.ResponseCodes;
+import dev.rmqpatch.bench.agent.wire.SendFrames;
 import dev.rmqpatch.bench.agent.wire.TopicRoutes;
 import dev.rmqpatch.bench.agent.wire.UniqueKeys;
 import dev.rmqpatch.bench.agent.wire.WireConnection;
@@ -77,6 +78,8 @@ final class WireLoadGenerator implements LoadDriver {
         WireConnection connection;
         /** Parked while the load is paused; resumed by the next switch. */
         boolean parked;
+        /** This sender's key distributor (indexes into the agent's key set); null without one. */
+        MessageKeys keys;
 
         Slot(int index) {
             this.index = index;
@@ -111,6 +114,10 @@ final class WireLoadGenerator implements LoadDriver {
 
     private final String agentName;
     private final PrepareRequest request;
+    /** The bodies a message's is picked from (one, or OMB's randomized pool), as in the rocketmq client mode. */
+    private final Bodies bodies;
+    /** The agent's key set as header bytes, for a key distributor; null without one. */
+    private final byte[][] keySet;
     private final SendMode mode;
     private final NioEventLoopGroup loops;
     private final WireConnection.Factory connections;
@@ -141,9 +148,11 @@ final class WireLoadGenerator implements LoadDriver {
     private volatile String lastError;
     private ScheduledFuture<?> watchdog;
 
-    private WireLoadGenerator(String agentName, PrepareRequest request) {
+    private WireLoadGenerator(String agentName, PrepareRequest request, Bodies bodies, String[] keyNames, byte[][] keySet) {
         this.agentName = agentName;
         this.request = request;
+        this.bodies = bodies;
+        this.keySet = keySet;
         this.mode = SendMode.parse(request.mode);
         this.acked = request.stampBodies ? new StreamSets() : null;
         int senders = mode == SendMode.ASYNC ? Math.max(1, request.maxOutstanding) : request.threads;
@@ -154,8 +163,13 @@ final class WireLoadGenerator implements LoadDriver {
         this.slotBits = bits;
         this.slotMask = (1 << bits) - 1;
         this.slots = new Slot[senders];
+        KeyDistributor keyKind = MessageKeys.kind(request.keyDistributor);
         for (int i = 0; i < senders; i++) {
             slots[i] = new Slot(i);
+            if (keySet != null) {
+                // One distributor per sender, as the rocketmq client mode has one per thread (OMB: one per producer).
+                slots[i].keys = MessageKeys.of(keyKind, keyNames);
+            }
         }
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(request.sendTimeoutMs);
         this.deadAfterNanos = Math.max(TimeUnit.SECONDS.toNanos(10), 3 * timeoutNanos);
@@ -173,15 +187,21 @@ final class WireLoadGenerator implements LoadDriver {
             throw new LoadGenerator.PrepareException("stamped runs (with consumers) take at most " + BodyStamp.STREAMS_PER_AGENT
                 + " senders per agent in the wire client", null);
         }
+        Bodies bodies = Bodies.of(request);
+        String[] keys = null;
+        byte[][] keySet = null;
         if (MessageKeys.kind(request.keyDistributor) != KeyDistributor.NO_KEY) {
-            throw new LoadGenerator.PrepareException("keyDistributor " + request.keyDistributor + " needs --client rocketmq: the wire client "
-                + "encodes each producer's header once, so every message carries the same keys", null);
+            keys = MessageKeys.keySet(request.agentIndex);
+            keySet = new byte[keys.length][];
+            for (int i = 0; i < keys.length; i++) {
+                try {
+                    keySet[i] = SendFrames.keyBytes(keys[i]);
+                } catch (IllegalArgumentException e) {
+                    throw new LoadGenerator.PrepareException(e.getMessage(), null);
+                }
+            }
         }
-        if (Bodies.of(request).size() != 1) {
-            throw new LoadGenerator.PrepareException("randomized payloads (a pool of " + request.randomizedPayloadPoolSize + " bodies) need "
-                + "--client rocketmq: the wire client encodes one body per producer", null);
-        }
-        WireLoadGenerator g = new WireLoadGenerator(agentName, request);
+        WireLoadGenerator g = new WireLoadGenerator(agentName, request, bodies, keys, keySet);
         try {
             g.createProducers();
             if (request.stampBodies && g.targets.get(0).producers.get(0).frames().bodyCompressed()) {
@@ -202,13 +222,8 @@ final class WireLoadGenerator implements LoadDriver {
     }
 
     private void createProducers() {
-        byte[] payload;
-        try {
-            // The same body the rocketmq client mode sends: the payload file's, or random bytes seeded by the size.
-            payload = Bodies.of(request).single();
-        } catch (LoadGenerator.PrepareException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
-        }
+        // The same bodies the rocketmq client mode sends: the payload file's, OMB's randomized pool, or random bytes.
+        List<byte[]> payloads = bodies.all();
         String group = "rmqpatch-bench-" + (request.runId == null ? "run" : request.runId);
         UniqueKeys keys = new UniqueKeys();
         List<PrepareRequest.Target> specs = request.targets != null ? request.targets
@@ -218,8 +233,8 @@ final class WireLoadGenerator implements LoadDriver {
             targets.add(target);
             for (String topic : spec.topics) {
                 for (int p = 0; p < request.producersPerTopic; p++) {
-                    MessageSpec m = new MessageSpec(group, topic, request.tags, request.keys, request.userProperties, payload,
-                        mode == SendMode.ONEWAY);
+                    MessageSpec m = new MessageSpec(group, topic, request.tags, request.keys, keySet != null, request.userProperties,
+                        payloads, mode == SendMode.ONEWAY);
                     target.producers.add(new WireProducer(m, keys, connections));
                 }
             }
@@ -399,11 +414,15 @@ final class WireLoadGenerator implements LoadDriver {
         stats.onSent();
         int opaque = ((s.sequence++ << slotBits) | s.index) & Integer.MAX_VALUE;
         long bornMillis = System.currentTimeMillis();
-        ByteBuf frame = ch.alloc().directBuffer(producer.frames().frameLength(opaque, bornMillis, queue.queueId));
-        producer.frames().write(frame, opaque, bornMillis, queue.queueId);
+        SendFrames frames = producer.frames();
+        int body = bodies.nextIndex();
+        byte[] key = s.keys == null ? null : keySet[s.keys.nextIndex()];
+        int length = frames.frameLength(opaque, bornMillis, queue.queueId, body, key);
+        ByteBuf frame = mode == SendMode.ONEWAY ? ch.alloc().directBuffer(length) : connection.beginFrame(ch, length);
+        frames.write(frame, opaque, bornMillis, queue.queueId, body, key);
         if (acked != null) {
             s.stampInFlight = s.nextStamp++;
-            producer.frames().stampBody(frame, BodyStamp.stream(request.agentIndex, s.index), s.stampInFlight,
+            frames.stampBody(frame, body, BodyStamp.stream(request.agentIndex, s.index), s.stampInFlight,
                 BodyStamp.wallMicros() - request.clockOffsetMicros);
         }
         s.stats = stats;
@@ -427,7 +446,7 @@ final class WireLoadGenerator implements LoadDriver {
             return;
         }
         s.pending = opaque;
-        connection.write(ch, frame);
+        connection.endFrame(ch, frame);
     }
 
     private static long delay(Slot s) {
@@ -449,9 +468,13 @@ final class WireLoadGenerator implements LoadDriver {
     /** Answers and lost connections, on the connection's event loop. */
     private final class Answers implements WireConnection.Listener {
         @Override
-        public void onFrame(WireConnection connection, ByteBuf frame) {
+        public void onFrame(WireConnection connection, ByteBuf frame, int length) {
             HeaderFields h = READERS.get();
             try {
+                if (length < 4 || (frame.getInt(frame.readerIndex()) & 0xFFFFFF) > length - 4) {
+                    // The reader sees the stream beyond this frame: a header longer than its frame must not read into the next.
+                    throw new IllegalArgumentException("header length exceeds the frame of " + length + " bytes");
+                }
                 h.read(frame);
             } catch (RuntimeException e) {
                 lastError = "BadResponse from " + connection.address() + ": " + e.getMessage();
@@ -485,7 +508,7 @@ final class WireLoadGenerator implements LoadDriver {
                     failuresSinceAck = 0;
                 }
             } else {
-                String remark = ResponseCodes.remark(frame);
+                String remark = ResponseCodes.remark(frame, length);
                 int code = h.code;
                 fail(s.stats, ResponseCodes.errorKey(code, remark), () -> "broker " + connection.address() + " answered code " + code + " "
                     + ResponseCodes.name(code) + ": " + remark);
@@ -597,6 +620,11 @@ final class WireLoadGenerator implements LoadDriver {
         long stopNanos = System.nanoTime();
         long stopCpu = SendPhases.processCpuNanos();
         running = false;
+        // Sends run on the event loops only: once every loop has run a task queued after the flag, no send is between
+        // counting itself sent and marking its slot pending, so the count of requests in flight below is exact.
+        for (io.netty.util.concurrent.EventExecutor loop : loops) {
+            loop.submit(() -> { }).awaitUninterruptibly(2000);
+        }
         // Wait for the answers in flight (each slot has at most one), up to the send timeout and a margin.
         long deadline = System.currentTimeMillis() + request.sendTimeoutMs + 5_000L;
         long inFlight = pendingCount();

@@ -115,6 +115,62 @@ class WireClientIT {
         }
     }
 
+    @Test
+    void keyedMessagesWithPooledBodiesAreStoredAsSent() throws Exception {
+        String topic = "bench-wireit-keys-0";
+        int queues = 4;
+        int size = 400;
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
+            admin.createTopic(cluster.brokerAddr(), topic, queues);
+            Agent agent = new Agent("wire-it-keys");
+            PrepareRequest r = new PrepareRequest();
+            r.client = "wire";
+            r.runId = "wireitkeys";
+            r.namesrv = cluster.namesrvAddr();
+            r.topics = List.of(topic);
+            r.partitionsPerTopic = queues;
+            r.messageSize = size;
+            r.producersPerTopic = 1;
+            r.threads = 4;
+            r.mode = "sync";
+            r.ratePerSecond = 400;
+            r.sendTimeoutMs = 3000;
+            r.tags = "TagK";
+            r.keyDistributor = "KEY_ROUND_ROBIN";
+            r.randomizedPayloadPoolSize = 10;
+            r.randomBytesRatio = 0.5;
+            agent.prepare(r);
+            agent.start(new StartRequest());
+            Thread.sleep(1000);
+            agent.measure();
+            Thread.sleep(1000);
+            AgentResult result = agent.stop();
+            assertTrue(result.total.balanced());
+            assertEquals(0, result.total.failed, "" + result.byError);
+            long acked = result.total.acked;
+            assertTrue(acked > 100, "acked " + acked);
+
+            List<MessageExt> read = consumeAll(cluster.namesrvAddr(), topic, acked);
+            assertEquals(acked, read.size(), "every acknowledged message is stored once");
+            Set<String> keys = new HashSet<>();
+            Set<String> bodies = new HashSet<>();
+            for (MessageExt m : read) {
+                assertEquals("TagK", m.getTags());
+                // OMB's keys: 7 random bytes in unpadded URL-safe base64, one per message, taken in turn by each sender.
+                assertTrue(m.getKeys() != null && m.getKeys().matches("[A-Za-z0-9_-]{10}"), m.getKeys());
+                keys.add(m.getKeys());
+                byte[] b = m.getBody();
+                assertEquals(size, b.length);
+                for (int i = size / 2; i < size; i++) {
+                    assertEquals(0, b[i], "a pool body: random bytes, then zeros");
+                }
+                bodies.add(java.util.Base64.getEncoder().encodeToString(b));
+            }
+            assertTrue(keys.size() > acked / 4 - 1, "each sender takes the key set in turn: " + keys.size() + " keys for " + acked);
+            assertTrue(bodies.size() > 5, "bodies from the pool: " + bodies.size());
+        }
+    }
+
     private static List<MessageExt> consumeAll(String namesrv, String topic, long expected) throws Exception {
         DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("rmqpatch-wireit-reader");
         consumer.setNamesrvAddr(namesrv);

@@ -65,10 +65,13 @@ public final class ResponseCodes {
         return key + ")";
     }
 
-    /** The remark of a response frame (header-length field first), decoded with stock code; only for failures. */
-    public static String remark(io.netty.buffer.ByteBuf frame) {
+    /**
+     * The remark of the response frame of {@code length} bytes at {@code frame}'s reader index (header-length field
+     * first), decoded with stock code; only for failures.
+     */
+    public static String remark(io.netty.buffer.ByteBuf frame, int length) {
         try {
-            byte[] bytes = new byte[frame.readableBytes()];
+            byte[] bytes = new byte[length];
             frame.getBytes(frame.readerIndex(), bytes);
             RemotingCommand cmd = RemotingCommand.decode(bytes);
             return cmd.getRemark();

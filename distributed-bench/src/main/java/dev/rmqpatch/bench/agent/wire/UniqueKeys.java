@@ -48,8 +48,9 @@ public final class UniqueKeys {
             month(nowMillis);
         }
         out.writeBytes(prefix);
-        hex(out, (int) (nowMillis - monthStart), 8);
-        hex(out, counter++ & 0xFFFF, 4);
+        // 8 + 4 hex digits as two big-endian writes (a byte at a time was a measurable share of the agent's CPU).
+        out.writeLong(hex8((int) (nowMillis - monthStart)));
+        out.writeInt((int) hex8(counter++ & 0xFFFF));
     }
 
     /** The key {@link #write} would write, as a String (tests and the self-check). */
@@ -59,9 +60,12 @@ public final class UniqueKeys {
         return b.toString(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
-    private static void hex(ByteBuf out, int value, int digits) {
-        for (int i = digits - 1; i >= 0; i--) {
-            out.writeByte(HEX[(value >>> (4 * i)) & 0xF]);
+    /** The 8 uppercase hex digits of {@code value} as ASCII bytes, most significant first (the low 4 are the low 16 bits'). */
+    static long hex8(int value) {
+        long packed = 0;
+        for (int shift = 28; shift >= 0; shift -= 4) {
+            packed = packed << 8 | HEX[(value >>> shift) & 0xF];
         }
+        return packed;
     }
 }

@@ -5,27 +5,34 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.TooLongFrameException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One TCP connection of the wire client to a broker, (re)connected on demand. Frames arrive whole (netty's length-field
- * decoder, the framing stock's NettyDecoder uses) and go to the {@link Listener}. Writes made while the loop handles
- * incoming frames are flushed once when the read batch ends: one system call for all the requests those answers
- * released, instead of one per message.
+ * One TCP connection of the wire client to a broker, (re)connected on demand. Frames are cut from the stream in place
+ * (stock's NettyDecoder framing: a 4-byte length, then the frame) and go to the {@link Listener} without a buffer
+ * object per frame. Frames written while the loop handles incoming frames are appended to one buffer per connection,
+ * written and flushed once when the read batch ends: one system call and one buffer for all the requests those
+ * answers released, instead of one of each per message. The bytes on the wire are the same as writing and flushing
+ * each frame in turn.
  */
 public final class WireConnection {
     /** Receives what happens on a connection; called on its event loop. */
     public interface Listener {
-        void onFrame(WireConnection connection, ByteBuf frame);
+        /**
+         * One frame: {@code buf}'s reader index is at the frame's header-length field (its length field already read)
+         * and the frame is the next {@code length} bytes. The buffer and its indexes are only lent for the call.
+         */
+        void onFrame(WireConnection connection, ByteBuf buf, int length);
 
         void onClosed(WireConnection connection, Throwable cause);
     }
@@ -50,18 +57,19 @@ public final class WireConnection {
     /** Per event-loop thread: whether a read batch is being handled, and the connections written to meanwhile. */
     private static final class LoopState {
         boolean inRead;
-        final List<WireConnection> dirty = new ArrayList<>();
+        final List<Handler> dirty = new ArrayList<>();
     }
 
     private static final ThreadLocal<LoopState> LOOP = ThreadLocal.withInitial(LoopState::new);
     /** Largest frame accepted; stock's default (rocketmq.remoting.frameMaxLength) is 16 MiB. */
     private static final int MAX_FRAME = 16 * 1024 * 1024;
+    /** Smallest batch buffer; a connection's next batch buffer is sized for its largest batch so far. */
+    private static final int MIN_BATCH = 4096;
 
     private final String address;
     private final Factory factory;
     private volatile Channel channel;
     private ChannelFuture connecting;
-    private boolean dirty;
     private volatile boolean closed;
 
     private WireConnection(String address, Factory factory) {
@@ -106,7 +114,7 @@ public final class WireConnection {
             .handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), new Handler());
+                    ch.pipeline().addLast(new Handler());
                 }
             });
         connecting = b.connect(host, port);
@@ -122,22 +130,28 @@ public final class WireConnection {
     }
 
     /**
-     * Writes one frame. On the channel's loop during a read batch the flush waits for the batch's end; otherwise it is
-     * flushed at once (from another thread netty queues it to the loop).
+     * A buffer to write one frame of {@code length} bytes into, at its writer index; hand it to {@link #endFrame} when
+     * the frame is written. On the channel's loop during a read batch it is the batch buffer (the frame is appended to
+     * the frames the same batch released before it, and flushed with them when the batch ends); otherwise a buffer of
+     * its own, written and flushed at once.
      */
-    public void write(Channel ch, ByteBuf frame) {
+    public ByteBuf beginFrame(Channel ch, int length) {
         if (ch.eventLoop().inEventLoop()) {
             LoopState state = LOOP.get();
-            if (state.inRead) {
-                ch.write(frame, ch.voidPromise());
-                if (!dirty) {
-                    dirty = true;
-                    state.dirty.add(this);
-                }
-                return;
+            ChannelHandler last;
+            if (state.inRead && (last = ch.pipeline().last()) instanceof Handler) {
+                return ((Handler) last).batch(state, length);
             }
         }
-        ch.writeAndFlush(frame, ch.voidPromise());
+        return ch.alloc().directBuffer(length);
+    }
+
+    /** Ends the frame written into {@code buf} (from {@link #beginFrame}): written now, or with its batch. */
+    public void endFrame(Channel ch, ByteBuf buf) {
+        ChannelHandler last = ch.pipeline().last();
+        if (!(last instanceof Handler) || ((Handler) last).batch != buf) {
+            ch.writeAndFlush(buf, ch.voidPromise());
+        }
     }
 
     public void close() {
@@ -148,37 +162,101 @@ public final class WireConnection {
         }
     }
 
-    private final class Handler extends ChannelInboundHandlerAdapter {
+    /** Cuts frames from the stream in place; at the end of a read batch, writes what the frames released. */
+    private final class Handler extends ByteToMessageDecoder {
+        /** Frames of the current read batch not yet written, or null; only touched on the channel's event loop. */
+        ByteBuf batch;
+        private boolean dirty;
+        private int batchCapacity = MIN_BATCH;
+        private Channel channel;
+
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            LOOP.get().inRead = true;
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                factory.listener.onFrame(WireConnection.this, frame);
-            } finally {
-                frame.release();
+        public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+            channel = ctx.channel();
+            super.handlerAdded(ctx);
+        }
+
+        ByteBuf batch(LoopState state, int length) {
+            if (batch == null) {
+                batch = channel.alloc().directBuffer(Math.max(batchCapacity, length));
             }
+            if (!dirty) {
+                dirty = true;
+                state.dirty.add(this);
+            }
+            return batch;
+        }
+
+        /** Writes and flushes the batch; on the channel's event loop. */
+        void flushBatch() {
+            dirty = false;
+            ByteBuf b = batch;
+            batch = null;
+            if (b == null) {
+                return;
+            }
+            int size = b.readableBytes();
+            if (size > batchCapacity) {
+                batchCapacity = size;
+            }
+            if (size == 0) {
+                b.release();
+                return;
+            }
+            // A closed channel fails the write and releases the buffer; what was in flight is failed by channelInactive.
+            channel.writeAndFlush(b, channel.voidPromise());
         }
 
         @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            LoopState state = LOOP.get();
-            state.inRead = false;
-            List<WireConnection> dirtyNow = state.dirty;
-            for (int i = 0; i < dirtyNow.size(); i++) {
-                WireConnection c = dirtyNow.get(i);
-                c.dirty = false;
-                Channel ch = c.channel;
-                if (ch != null) {
-                    ch.flush();
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            LOOP.get().inRead = true;
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            while (in.readableBytes() >= 4) {
+                int start = in.readerIndex();
+                int length = in.getInt(start);
+                if (length < 0 || length > MAX_FRAME) {
+                    throw new TooLongFrameException("frame length " + length + " (at most " + MAX_FRAME + ")");
+                }
+                if (in.readableBytes() - 4 < length) {
+                    return;
+                }
+                in.readerIndex(start + 4);
+                try {
+                    factory.listener.onFrame(WireConnection.this, in, length);
+                } finally {
+                    in.readerIndex(start + 4 + length);
                 }
             }
-            dirtyNow.clear();
         }
 
         @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
+        public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+            LoopState state = LOOP.get();
+            state.inRead = false;
+            List<Handler> dirtyNow = state.dirty;
+            for (int i = 0; i < dirtyNow.size(); i++) {
+                dirtyNow.get(i).flushBatch();
+            }
+            dirtyNow.clear();
+            super.channelReadComplete(ctx);
+        }
+
+        @Override
+        protected void handlerRemoved0(ChannelHandlerContext ctx) {
+            if (batch != null) {
+                batch.release();
+                batch = null;
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             factory.listener.onClosed(WireConnection.this, null);
+            super.channelInactive(ctx);
         }
 
         @Override

@@ -59,7 +59,9 @@ public final class WireProducer {
 
     /** This producer's connection to a broker (created unconnected on first use). */
     public WireConnection connection(String brokerAddr) {
-        return byAddress.computeIfAbsent(brokerAddr, connections::create);
+        WireConnection c = byAddress.get(brokerAddr);
+        // computeIfAbsent only when missing: its bound method reference would be a new object per message.
+        return c != null ? c : byAddress.computeIfAbsent(brokerAddr, connections::create);
     }
 
     public void close() {
