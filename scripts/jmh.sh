@@ -13,8 +13,9 @@ Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--out DIR] [--no-build] [-- J
 
 Runs the JMH microbenchmarks of jmh-benchmarks/target/benchmarks.jar: each stock RocketMQ 4.9.0 method against
 the rmqpatch codec in the same run (PropertiesBenchmark, SendHeaderDecodeBenchmark, ResponseHeaderEncodeBenchmark,
-JsonHeaderDecodeBenchmark, JsonHeaderEncodeBenchmark, SendPathBenchmark), with -prof gc for bytes allocated per
-operation and JSON output. Then prints one table
+JsonHeaderDecodeBenchmark, JsonHeaderEncodeBenchmark, SendPathBenchmark, ...), with -prof gc for bytes allocated per
+operation and JSON output. JsonHeaderDecodeFloorBenchmark.floor (the least any JSON header reader must do for the
+same input) has no stock/patched pair: the report lists it below the table. Then prints one table
 (operation, stock ns/op, patched ns/op, speedup, stock B/op, patched B/op, B/op saved) and writes to DIR:
   jmh.json      JMH's own result file (-rf json)
   jmh.log       JMH's console output
