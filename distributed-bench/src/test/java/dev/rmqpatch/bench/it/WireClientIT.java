@@ -67,32 +67,12 @@ class WireClientIT {
         props.put("weight", "42 kg");
         try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             admin.createTopic(cluster.brokerAddr(), topic, queues);
-            Agent agent = new Agent("wire-it");
-            PrepareRequest r = new PrepareRequest();
-            r.client = "wire";
-            r.runId = "wireit";
-            r.namesrv = cluster.namesrvAddr();
-            r.topics = List.of(topic);
-            r.partitionsPerTopic = queues;
-            r.messageSize = size;
+            PrepareRequest r = wireRequest("wireit", cluster.namesrvAddr(), topic, queues, size);
             r.producersPerTopic = 2;
-            r.threads = 4;
-            r.mode = "sync";
-            r.ratePerSecond = 400;
-            r.sendTimeoutMs = 3000;
             r.tags = "TagA";
             r.keys = "order-1 order-2";
             r.userProperties = props;
-            agent.prepare(r);
-            agent.start(new StartRequest());
-            Thread.sleep(1000);
-            agent.measure();
-            Thread.sleep(1000);
-            AgentResult result = agent.stop();
-            assertTrue(result.total.balanced());
-            assertEquals(0, result.total.failed, "" + result.byError);
-            long acked = result.total.acked;
-            assertTrue(acked > 100, "acked " + acked);
+            long acked = sendBriefly(new Agent("wire-it"), r);
 
             byte[] body = new byte[size];
             new Random(size).nextBytes(body);
@@ -122,33 +102,13 @@ class WireClientIT {
         int size = 400;
         try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
             admin.createTopic(cluster.brokerAddr(), topic, queues);
-            Agent agent = new Agent("wire-it-keys");
-            PrepareRequest r = new PrepareRequest();
-            r.client = "wire";
-            r.runId = "wireitkeys";
-            r.namesrv = cluster.namesrvAddr();
-            r.topics = List.of(topic);
-            r.partitionsPerTopic = queues;
-            r.messageSize = size;
+            PrepareRequest r = wireRequest("wireitkeys", cluster.namesrvAddr(), topic, queues, size);
             r.producersPerTopic = 1;
-            r.threads = 4;
-            r.mode = "sync";
-            r.ratePerSecond = 400;
-            r.sendTimeoutMs = 3000;
             r.tags = "TagK";
             r.keyDistributor = "KEY_ROUND_ROBIN";
             r.randomizedPayloadPoolSize = 10;
             r.randomBytesRatio = 0.5;
-            agent.prepare(r);
-            agent.start(new StartRequest());
-            Thread.sleep(1000);
-            agent.measure();
-            Thread.sleep(1000);
-            AgentResult result = agent.stop();
-            assertTrue(result.total.balanced());
-            assertEquals(0, result.total.failed, "" + result.byError);
-            long acked = result.total.acked;
-            assertTrue(acked > 100, "acked " + acked);
+            long acked = sendBriefly(new Agent("wire-it-keys"), r);
 
             List<MessageExt> read = consumeAll(cluster.namesrvAddr(), topic, acked);
             assertEquals(acked, read.size(), "every acknowledged message is stored once");
@@ -169,6 +129,37 @@ class WireClientIT {
             assertTrue(keys.size() > acked / 4 - 1, "each sender takes the key set in turn: " + keys.size() + " keys for " + acked);
             assertTrue(bodies.size() > 5, "bodies from the pool: " + bodies.size());
         }
+    }
+
+    /** A wire-client request: 4 synchronous senders at 400 msg/s to every queue of one topic. */
+    private static PrepareRequest wireRequest(String runId, String namesrv, String topic, int queues, int size) {
+        PrepareRequest r = new PrepareRequest();
+        r.client = "wire";
+        r.runId = runId;
+        r.namesrv = namesrv;
+        r.topics = List.of(topic);
+        r.partitionsPerTopic = queues;
+        r.messageSize = size;
+        r.threads = 4;
+        r.mode = "sync";
+        r.ratePerSecond = 400;
+        r.sendTimeoutMs = 3000;
+        return r;
+    }
+
+    /** Runs the agent for a second of warm-up and a second measured; every send acknowledged, none failed. */
+    private static long sendBriefly(Agent agent, PrepareRequest r) throws Exception {
+        agent.prepare(r);
+        agent.start(new StartRequest());
+        Thread.sleep(1000);
+        agent.measure();
+        Thread.sleep(1000);
+        AgentResult result = agent.stop();
+        assertTrue(result.total.balanced());
+        assertEquals(0, result.total.failed, "" + result.byError);
+        long acked = result.total.acked;
+        assertTrue(acked > 100, "acked " + acked);
+        return acked;
     }
 
     private static List<MessageExt> consumeAll(String namesrv, String topic, long expected) throws Exception {
