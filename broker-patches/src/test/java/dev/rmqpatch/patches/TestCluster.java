@@ -53,6 +53,12 @@ final class TestCluster implements AutoCloseable {
         return this;
     }
 
+    /** The JDK the name server and broker run on (given to their bin scripts as JAVA_HOME), e.g. {@code Jdk8.home()}. */
+    TestCluster javaHome(Path home) {
+        spec.javaHome = home;
+        return this;
+    }
+
     /**
      * The loopback address the broker advertises and clients use (default 127.0.0.1); with S4's
      * -Drmqpatch.bindAddress the servers listen on it alone.

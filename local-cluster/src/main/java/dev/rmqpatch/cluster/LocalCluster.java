@@ -178,6 +178,11 @@ public final class LocalCluster implements AutoCloseable {
         public List<String> brokerJvmOptions = new ArrayList<>();
         /** More flags for the name server JVM. */
         public List<String> namesrvJvmOptions = new ArrayList<>();
+        /**
+         * The JDK every server of this cluster runs on (its bin scripts are given it as JAVA_HOME), e.g. a JDK 8 from
+         * scripts/jdk8.sh; null: the JAVA_HOME (else the java on PATH) this process inherited.
+         */
+        public Path javaHome;
         /** Confs, process output, logs ({@code home/logs/rocketmqlogs}) and the stores go here. */
         public Path workDir;
         /** Keep the stores after stop (for debugging); by default they are deleted. */
@@ -254,7 +259,7 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static Map<String, String> env(String heap, Path home, List<String> jvmOptions) {
+    private Map<String, String> env(String heap, Path home, List<String> jvmOptions) {
         Map<String, String> env = new LinkedHashMap<>();
         // user.home isolates logs (and anything else RocketMQ keeps under ~) in the run folder.
         StringBuilder opt = new StringBuilder("-Xms" + heap + " -Xmx" + heap + " -Duser.home=" + home);
@@ -262,6 +267,9 @@ public final class LocalCluster implements AutoCloseable {
         env.put("JAVA_OPT", opt.toString());
         // An inherited ROCKETMQ_HOME would make the bin scripts load another installation's jars.
         env.put("ROCKETMQ_HOME", null);
+        if (spec.javaHome != null) {
+            env.put("JAVA_HOME", spec.javaHome.toString());
+        }
         return env;
     }
 
