@@ -31,6 +31,11 @@ final class BrokerConfigGuardPatch implements Patch {
     }
 
     @Override
+    public String fixedUpstream() {
+        return "4.9.6, 5.1.1";
+    }
+
+    @Override
     public String closes() {
         return "CVE-2023-33246";
     }

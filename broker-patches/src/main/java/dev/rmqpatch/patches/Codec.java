@@ -37,6 +37,15 @@ final class Codec {
     static final MethodRef BROKER_STARTED = new MethodRef(STARTUP, "brokerStarted", "(Ljava/lang/Object;)Z");
     static final MethodRef NAMESRV_STARTED = new MethodRef(STARTUP, "namesrvStarted", "(Ljava/lang/Object;)Z");
 
+    static final MethodRef ENABLE_FASTJSON_SAFE_MODE = new MethodRef(SECURITY + "AutoTypeGuard", "enableSafeMode", "()Z");
+    static final MethodRef CHECK_FRAME = new MethodRef(SECURITY + "FrameBounds", "checkFrame", Stock.FRAME_DECODE.desc);
+    static final MethodRef CHECK_ROCKETMQ_HEADER = new MethodRef(SECURITY + "FrameBounds", "checkRocketMQHeader",
+        Stock.ROCKETMQ_HEADER_DECODE.desc);
+    static final MethodRef REFUSE_CLUSTER_ACL_CONFIG = new MethodRef(SECURITY + "AclGuard", "refuseClusterAclConfig",
+        GUARD_DESC);
+    static final MethodRef REQUIRE_ADMIN_FOR_ACL_MANAGEMENT = new MethodRef(SECURITY + "AclGuard",
+        "requireAdminForAclManagement", "(Ljava/lang/Object;)Z");
+
     static final String REMOTING = "dev/rmqpatch/codec/remoting/";
     static final MethodRef PIPELINE_ADD_LAST_NAMED = new MethodRef(REMOTING + "ServerPipeline", "addLast",
         "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_LAST_NAMED.desc.substring(1));

@@ -30,6 +30,11 @@ final class NamesrvConfigGuardPatch implements Patch {
     }
 
     @Override
+    public String fixedUpstream() {
+        return "4.9.7, 5.1.2";
+    }
+
+    @Override
     public String closes() {
         return "CVE-2023-37582";
     }

@@ -36,6 +36,11 @@ public interface Patch {
         return "";
     }
 
+    /** The upstream RocketMQ versions (and pull requests) that fixed what a security patch closes; empty otherwise. */
+    default String fixedUpstream() {
+        return "";
+    }
+
     /** The method edits, each naming its target class, method and descriptor. */
     List<MethodEdit> edits();
 }

@@ -26,7 +26,11 @@ public final class Patches {
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),
-        new BindAddressPatch()));
+        new BindAddressPatch(),
+        new FastjsonSafeModePatch(),
+        new FrameBoundsPatch(),
+        new AclConfigLeakPatch(),
+        new AclAdminCodesPatch()));
 
     private Patches() {
     }

@@ -97,6 +97,20 @@ final class Stock {
     /** Appends through the file channel (position, then write) in 4.9.0. */
     static final MethodRef MAPPED_FILE_APPEND_BYTES = new MethodRef(MAPPED_FILE, "appendMessage", "([B)Z");
 
+    /** RemotingSerializable's static initialiser: every JSON header, body and config file goes through the class. */
+    static final MethodRef REMOTING_SERIALIZABLE_INIT = new MethodRef(REMOTING_SERIALIZABLE, "<clinit>", "()V");
+    /** Every frame decode (a frame without its total-length word): header length word, header, body. */
+    static final MethodRef FRAME_DECODE = new MethodRef(REMOTING_COMMAND, "decode",
+        "(Ljava/nio/ByteBuffer;)L" + REMOTING_COMMAND + ";");
+    /** The ROCKETMQ binary header format (serialize type byte 1): fixed fields, remark, ext fields by length. */
+    static final MethodRef ROCKETMQ_HEADER_DECODE = new MethodRef("org/apache/rocketmq/remoting/protocol/RocketMQSerializable",
+        "rocketMQProtocolDecode", "([B)L" + REMOTING_COMMAND + ";");
+    /** Private handler of GET_BROKER_CLUSTER_ACL_CONFIG (request code 54). */
+    static final MethodRef GET_BROKER_CLUSTER_ACL_CONFIG = new MethodRef(
+        "org/apache/rocketmq/broker/processor/AdminBrokerProcessor", "getBrokerClusterAclConfig", HANDLER_DESC);
+    /** Private: loads the ACL validators and registers the RPC hook that checks every request with them. */
+    static final MethodRef INITIAL_ACL = new MethodRef(BROKER_CONTROLLER, "initialAcl", "()V");
+
     private Stock() {
     }
 }

@@ -52,6 +52,8 @@ class PatchedClassesIT {
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvStartup"},
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvController"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/protocol/RemotingCommand"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/protocol/RemotingSerializable"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/protocol/RocketMQSerializable"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$7"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$HandshakeHandler"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/common/RemotingHelper"},

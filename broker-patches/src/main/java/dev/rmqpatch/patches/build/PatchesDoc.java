@@ -40,12 +40,14 @@ final class PatchesDoc {
             .append("from this `lib/` over the ones of the same name and add the codec jar, run `bin/rmqpatch-info <lib>`\n")
             .append("(exit 0), start them again. To roll back, put the saved jars back and remove the codec jar.\n\n");
         sb.append("## Security fixes\n\n")
-            .append("| patch | closes | fixed upstream in |\n|---|---|---|\n")
-            .append("| S1 broker-config-guard, S2 no-filter-server-shell | CVE-2023-33246 (remote code execution through "
-                + "UPDATE_BROKER_CONFIG and the filter-server start) | 4.9.6, 5.1.1 |\n")
-            .append("| S3 namesrv-config-guard | CVE-2023-37582 (arbitrary file write through UPDATE_NAMESRV_CONFIG) "
-                + "| 4.9.7, 5.1.2 |\n\n")
-            .append("These close the two published holes; they do not make the ports safe to expose. The name server has\n")
+            .append("| patch | closes | fixed upstream in |\n|---|---|---|\n");
+        for (Patch p : patches) {
+            if (!p.closes().isEmpty()) {
+                sb.append("| ").append(p.id()).append(' ').append(p.name()).append(" | ").append(p.closes()).append(" | ")
+                    .append(p.fixedUpstream()).append(" |\n");
+            }
+        }
+        sb.append("\nThese close the holes listed; they do not make the ports safe to expose. The name server has\n")
             .append("no authentication, and stock 4.9.0 listens on every interface: start name servers and brokers with\n")
             .append("`JAVA_OPT=\"-Drmqpatch.bindAddress=ADDR\"` (S4) to listen on one address, keep the name server, broker\n")
             .append("and HA ports reachable only from clients and peers, and turn on the broker ACL (`aclEnable=true`,\n")

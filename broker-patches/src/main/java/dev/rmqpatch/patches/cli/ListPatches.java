@@ -27,6 +27,11 @@ public final class ListPatches {
         {"S1", "CVE-2023-33246", "rocketmq-broker-"},
         {"S2", "CVE-2023-33246", "rocketmq-broker-"},
         {"S3", "CVE-2023-37582", "rocketmq-namesrv-"},
+        {"S5", "fastjson autoType (CVE-2022-25845 class)", "rocketmq-remoting-"},
+        {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
+            "rocketmq-remoting-"},
+        {"S7", "CVE-2024-23321", "rocketmq-broker-"},
+        {"S8", "ACL privilege escalation (non-admin account creates an admin account)", "rocketmq-broker-"},
     };
 
     private ListPatches() {

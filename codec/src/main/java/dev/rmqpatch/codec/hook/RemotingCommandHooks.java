@@ -6,6 +6,8 @@ import dev.rmqpatch.codec.header.HeaderCodec;
 import dev.rmqpatch.codec.header.HeaderCodecs;
 import dev.rmqpatch.codec.json.JsonHeaderReader;
 import dev.rmqpatch.codec.json.JsonHeaderWriter;
+import dev.rmqpatch.codec.security.AutoTypeGuard;
+import dev.rmqpatch.codec.switches.PatchSwitches;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -74,7 +76,8 @@ public final class RemotingCommandHooks {
 
     /**
      * Replaces {@code RemotingSerializable.decode(headerData, RemotingCommand.class)} in {@code headerDecode}, the
-     * JSON branch of every frame decode: the hand-written reader's command, or fastjson's for what it declines.
+     * JSON branch of every frame decode: the hand-written reader's command, or fastjson's for what it declines and
+     * does not name {@code @type} (S5: such a header is refused, as fastjson refuses an undecodable one).
      */
     @SuppressWarnings("unchecked")
     public static <T> T decodeJsonHeader(byte[] headerData, Class<T> classOfT) {
@@ -82,6 +85,9 @@ public final class RemotingCommandHooks {
             RemotingCommand cmd = JsonHeaderReader.read(headerData);
             if (cmd != null) {
                 return (T) cmd;
+            }
+            if (PatchSwitches.S5) {
+                AutoTypeGuard.refuseAutoType(headerData);
             }
         }
         return RemotingSerializable.decode(headerData, classOfT);

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.codec.security.AutoTypeGuard;
 import dev.rmqpatch.codec.security.BindAddress;
 import org.apache.rocketmq.common.constant.LoggerName;
 import org.apache.rocketmq.logging.InternalLogger;
@@ -64,6 +65,10 @@ public final class StartupHooks {
         }
         log.info("rmqpatch: patches in the jars: {}; active: {}; disabled by -D{}: {}", built, active,
             PatchSwitches.SYSTEM_PROPERTY, PatchSwitches.disabled().isEmpty() ? "none" : PatchSwitches.disabled());
+        if (built.toString().contains("S5 ")) {
+            log.info("rmqpatch: fastjson safe mode (S5): {}", AutoTypeGuard.safeModeOn()
+                ? "on, every @type refused" : "OFF, fastjson autoType is reachable from the network");
+        }
         for (String id : PatchSwitches.disabled()) {
             if (id.startsWith("S")) {
                 log.warn("rmqpatch: security patch {} is disabled by -D{}; the hole it closes is open again (see PATCHES.md)",
