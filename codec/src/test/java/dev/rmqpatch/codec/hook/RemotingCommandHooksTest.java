@@ -26,6 +26,23 @@ import org.junit.jupiter.api.Test;
 /** The "not handled" paths, which make the patched RemotingCommand fall through to its stock body. */
 class RemotingCommandHooksTest {
 
+    /**
+     * S5's layer in P5: a header the reader declines because it names @type is refused before fastjson sees it, with
+     * fastjson's safe mode off (the test JVM's stock state); a declined header without @type still goes to fastjson.
+     */
+    @Test
+    void jsonHeaderNamingAtTypeIsRefusedBeforeFastjson() {
+        byte[] gadget = ("{\"code\":26,\"opaque\":1,\"extFields\":{\"x\":{\"\\u0040type\":\"java.lang.Exception\","
+            + "\"@type\":\"java.io.IOException\"}}}").getBytes(StandardCharsets.UTF_8);
+        assertFalse(com.alibaba.fastjson.parser.ParserConfig.getGlobalInstance().isSafeMode(), "fastjson as shipped");
+        com.alibaba.fastjson.JSONException e = org.junit.jupiter.api.Assertions.assertThrows(
+            com.alibaba.fastjson.JSONException.class, () -> RemotingCommandHooks.decodeJsonHeader(gadget, RemotingCommand.class));
+        assertTrue(e.getMessage().startsWith("rmqpatch S5: "), e.getMessage());
+        // Declined for another reason (a field given twice): fastjson decodes it, as stock does.
+        byte[] twice = "{\"code\":26,\"code\":27,\"opaque\":1,\"remark\":\"mail me at a@b.example\"}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(27, RemotingCommandHooks.decodeJsonHeader(twice, RemotingCommand.class).getCode());
+    }
+
     @Test
     void decodeDeclinesUnregisteredClasses() throws Exception {
         RemotingCommand cmd = RemotingCommand.createRequestCommand(14, null);
