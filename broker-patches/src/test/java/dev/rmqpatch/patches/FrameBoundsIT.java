@@ -1,0 +1,221 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.Test;
+
+/**
+ * S6 over real sockets and in process. Each length field of the ROCKETMQ binary header format (remark, ext fields,
+ * key, value) and the frame's header-length word, claimed far beyond the frame: on the stock broker the remark,
+ * ext-fields and value claims throw OutOfMemoryError (the control); on the patched broker each such connection is
+ * closed, no OutOfMemoryError happens, and a producer on another connection gets SEND_OK throughout. In process,
+ * with the distributions' own lib/ class loaders, the patched decode of each frame allocates less than the frame
+ * claims (a few KB for the exception, and less than stock's decode less half the claim), where stock allocates at
+ * least the claimed size.
+ */
+class FrameBoundsIT {
+
+    private static final int HUGE = 2_000_000_000;
+    private static final String TOPIC = "FrameBoundsIT";
+    private static final String NO_HEAP_DUMP = "-XX:-HeapDumpOnOutOfMemoryError";
+
+    /** The attack frames as NettyDecoder hands them to RemotingCommand.decode: without the total-length word. */
+    static Map<String, byte[]> frames(int claim, short keyClaim) {
+        Map<String, byte[]> frames = new LinkedHashMap<>();
+        frames.put("remark", rocketmqFrame(ByteBuffer.allocate(21).putInt(13, claim).array()));
+        frames.put("ext fields", rocketmqFrame(ByteBuffer.allocate(21 + 4).putInt(17, claim).array()));
+        frames.put("ext-field key", rocketmqFrame(ByteBuffer.allocate(21 + 2 + 4).putInt(17, 6).putShort(21, keyClaim).array()));
+        frames.put("ext-field value", rocketmqFrame(ByteBuffer.allocate(21 + 2 + 1 + 4 + 4).putInt(17, 11)
+            .putShort(21, (short) 1).put(23, (byte) 'k').putInt(24, claim).array()));
+        // A JSON-type frame of 8 bytes whose header-length word claims 16 MB - 1.
+        frames.put("frame header length", ByteBuffer.allocate(8).putInt(0, 0xFFFFFF).array());
+        return frames;
+    }
+
+    private static byte[] rocketmqFrame(byte[] header) {
+        return ByteBuffer.allocate(4 + header.length).putInt((1 << 24) | header.length).put(header).array();
+    }
+
+    @Test
+    void stockThrowsOutOfMemoryError() throws Exception {
+        try (TestCluster c = new TestCluster(TestCluster.dist("stock"), "broker.conf").javaOpt(NO_HEAP_DUMP).start()) {
+            for (Map.Entry<String, byte[]> f : frames(HUGE, Short.MAX_VALUE).entrySet()) {
+                sendAndAwaitClose(c, f.getValue(), f.getKey());
+            }
+            assertTrue(await(() -> mentions(c.dir, "OutOfMemoryError"), 20_000),
+                "control: stock 4.9.0 allocates what the header claims and runs out of heap");
+        }
+    }
+
+    @Test
+    void patchedClosesTheConnectionAndKeepsServing() throws Exception {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker.conf").javaOpt(NO_HEAP_DUMP).start()) {
+            DefaultMQProducer producer = new DefaultMQProducer("frame-bounds-it");
+            producer.setNamesrvAddr(c.namesrvAddr());
+            producer.start();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger ok = new AtomicInteger();
+            List<String> failures = new ArrayList<>();
+            Thread sender = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        SendResult r = producer.send(new Message(TOPIC, "x".getBytes(StandardCharsets.UTF_8)));
+                        if (r.getSendStatus() == org.apache.rocketmq.client.producer.SendStatus.SEND_OK) {
+                            ok.incrementAndGet();
+                        } else {
+                            failures.add(r.getSendStatus().toString());
+                        }
+                    } catch (Exception e) {
+                        failures.add(e.toString());
+                    }
+                }
+            }, "frame-bounds-producer");
+            try {
+                producer.send(new Message(TOPIC, "first".getBytes(StandardCharsets.UTF_8)));
+                sender.start();
+                for (int round = 0; round < 3; round++) {
+                    for (Map.Entry<String, byte[]> f : frames(HUGE, Short.MAX_VALUE).entrySet()) {
+                        sendAndAwaitClose(c, f.getValue(), f.getKey());
+                    }
+                }
+                int before = ok.get();
+                assertTrue(await(() -> ok.get() > before + 10, 20_000), "sends go on after the attacks");
+            } finally {
+                stop.set(true);
+                sender.join(30_000);
+                producer.shutdown();
+            }
+            assertEquals(List.of(), failures, "every send during the attacks was SEND_OK");
+            assertFalse(mentions(c.dir, "OutOfMemoryError"), "no OutOfMemoryError on the patched broker");
+            assertTrue(mentions(c.dir, "rmqpatch S6: ROCKETMQ-format header's remark (2000000000 bytes)"),
+                "the refusal is logged with the field");
+        }
+    }
+
+    @Test
+    void patchedAllocatesLessThanTheFrameClaims() throws Exception {
+        try (URLClassLoader stock = loader("stock"); URLClassLoader patched = loader("patched")) {
+            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            int claim = 50_000_000;
+            for (Map.Entry<String, byte[]> f : frames(claim, Short.MAX_VALUE).entrySet()) {
+                long claimed = f.getKey().equals("ext-field key") ? Short.MAX_VALUE
+                    : f.getKey().equals("frame header length") ? 0xFFFFFF : claim;
+                long stockBytes = allocatedByDecode(stock, f.getValue(), threads);
+                long patchedBytes = allocatedByDecode(patched, f.getValue(), threads);
+                System.out.printf("FrameBoundsIT: %-20s claims %,d bytes: stock decode allocated %,d, patched %,d%n",
+                    f.getKey(), claimed, stockBytes, patchedBytes);
+                assertTrue(stockBytes >= claimed, "control: stock allocates the " + claimed + " bytes the " + f.getKey()
+                    + " claims (" + stockBytes + ")");
+                assertTrue(patchedBytes < 64 * 1024 && patchedBytes < stockBytes - claimed / 2,
+                    "patched allocates no more than its refusal for the " + f.getKey() + ": " + patchedBytes + " bytes");
+            }
+        }
+    }
+
+    /** Bytes this thread allocated while {@code RemotingCommand.decode(ByteBuffer)} of the loader failed on the frame. */
+    private static long allocatedByDecode(ClassLoader cl, byte[] frame, com.sun.management.ThreadMXBean threads)
+        throws Exception {
+        Method decode = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, cl)
+            .getMethod("decode", ByteBuffer.class);
+        for (int warm = 0; warm < 20; warm++) {
+            invokeExpectingFailure(decode, ByteBuffer.wrap(frame));
+        }
+        // The least of five decodes: one-off allocations (a class loaded, a JIT transition) are not the decode's.
+        long least = Long.MAX_VALUE;
+        long id = Thread.currentThread().getId();
+        for (int n = 0; n < 5; n++) {
+            long before = threads.getThreadAllocatedBytes(id);
+            invokeExpectingFailure(decode, ByteBuffer.wrap(frame));
+            least = Math.min(least, threads.getThreadAllocatedBytes(id) - before);
+        }
+        return least;
+    }
+
+    private static void invokeExpectingFailure(Method decode, ByteBuffer frame) {
+        InvocationTargetException e = assertThrows(InvocationTargetException.class, () -> decode.invoke(null, frame));
+        assertFalse(e.getCause() instanceof OutOfMemoryError, "the test JVM's heap holds every claim: " + e.getCause());
+    }
+
+    private static URLClassLoader loader(String variant) throws IOException {
+        List<URL> urls = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(TestCluster.dist(variant).resolve("lib"))) {
+            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
+                urls.add(p.toUri().toURL());
+            }
+        }
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    /** Writes one frame (with its total-length word) on a connection of its own and waits until the server closes it. */
+    private static void sendAndAwaitClose(TestCluster c, byte[] frame, String what) throws IOException {
+        String[] hostPort = c.brokerAddr().split(":");
+        try (Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(ByteBuffer.allocate(4 + frame.length).putInt(frame.length).put(frame).array());
+            socket.getOutputStream().flush();
+            int read;
+            try {
+                read = socket.getInputStream().read();
+            } catch (SocketException reset) {
+                read = -1;
+            }
+            assertEquals(-1, read, what + ": the broker closes the connection, as for any undecodable frame");
+        }
+    }
+
+    /** Whether any log or process-output file under {@code dir} (stores excluded) contains {@code text}. */
+    static boolean mentions(Path dir, String text) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                if (f.toString().contains("store") || Files.size(f) > 64L << 20) {
+                    continue;
+                }
+                if (new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains(text)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    static boolean await(Check check, long millis) throws Exception {
+        long deadline = System.currentTimeMillis() + millis;
+        while (!check.holds()) {
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+        return true;
+    }
+}
