@@ -41,6 +41,8 @@ final class Codec {
     static final MethodRef CHECK_FRAME = new MethodRef(SECURITY + "FrameBounds", "checkFrame", Stock.FRAME_DECODE.desc);
     static final MethodRef CHECK_ROCKETMQ_HEADER = new MethodRef(SECURITY + "FrameBounds", "checkRocketMQHeader",
         Stock.ROCKETMQ_HEADER_DECODE.desc);
+    static final MethodRef READ_COMPRESSED_BYTES = new MethodRef(SECURITY + "CompressedBodies", "readBytes",
+        Stock.REGISTER_BROKER_BODY_READ_BYTES.desc);
     static final MethodRef REFUSE_CLUSTER_ACL_CONFIG = new MethodRef(SECURITY + "AclGuard", "refuseClusterAclConfig",
         GUARD_DESC);
     static final MethodRef REQUIRE_ADMIN_FOR_ACL_MANAGEMENT = new MethodRef(SECURITY + "AclGuard",

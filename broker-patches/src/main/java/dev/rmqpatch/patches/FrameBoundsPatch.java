@@ -3,10 +3,14 @@ package dev.rmqpatch.patches;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.rmqpatch.patches.transform.DelegateBody;
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
 
-/** S6: remoting frames' lengths checked against their bytes before anything is allocated. Codec: {@code FrameBounds}. */
+/**
+ * S6: the lengths a remoting frame and a compressed register-broker body claim are checked against the bytes they have
+ * before anything is allocated. Codec: {@code FrameBounds}, {@code CompressedBodies}.
+ */
 final class FrameBoundsPatch implements Patch {
 
     @Override
@@ -34,7 +38,9 @@ final class FrameBoundsPatch implements Patch {
         return "Before a frame is decoded, its header length is checked against the frame, and in the ROCKETMQ binary "
             + "header format (serialize type 1) the remark, ext-fields, key and value lengths against the bytes left: a "
             + "length that does not fit closes the connection, as any undecodable frame does, and nothing larger than "
-            + "the frame is allocated for it. Well-formed frames decode exactly as before.";
+            + "the frame is allocated for it. The name server reads a compressed REGISTER_BROKER body's parts into buffers "
+            + "that grow with the bytes that arrive instead of allocating each claimed length at once. Well-formed frames "
+            + "and bodies decode exactly as before.";
     }
 
     @Override
@@ -42,7 +48,8 @@ final class FrameBoundsPatch implements Patch {
         return "Stock allocates whatever a length field claims before reading it: a 21-byte frame claiming a "
             + "2,000,000,000-byte remark throws OutOfMemoryError in the broker's codec thread (every connection's "
             + "decoding shares that heap), before any ACL check; the header-length word alone allocates up to 16 MB per "
-            + "frame of 8 bytes. Clients and mqadmin decode the same way, so a hostile server reaches them too.";
+            + "frame of 8 bytes. Clients and mqadmin decode the same way, so a hostile server reaches them too. The name "
+            + "server, which has no authentication, allocates every length a compressed REGISTER_BROKER body claims.";
     }
 
     @Override
@@ -53,7 +60,7 @@ final class FrameBoundsPatch implements Patch {
 
     @Override
     public String tests() {
-        return "FrameBoundsIT; codec: FrameBoundsTest";
+        return "FrameBoundsIT; codec: FrameBoundsTest, CompressedBodiesTest";
     }
 
     @Override
@@ -65,6 +72,7 @@ final class FrameBoundsPatch implements Patch {
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new EntryHook(Stock.FRAME_DECODE, Codec.CHECK_FRAME),
-            new EntryHook(Stock.ROCKETMQ_HEADER_DECODE, Codec.CHECK_ROCKETMQ_HEADER));
+            new EntryHook(Stock.ROCKETMQ_HEADER_DECODE, Codec.CHECK_ROCKETMQ_HEADER),
+            new DelegateBody(Stock.REGISTER_BROKER_BODY_READ_BYTES, Codec.READ_COMPRESSED_BYTES));
     }
 }

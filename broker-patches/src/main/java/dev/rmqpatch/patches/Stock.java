@@ -105,6 +105,9 @@ final class Stock {
     /** The ROCKETMQ binary header format (serialize type byte 1): fixed fields, remark, ext fields by length. */
     static final MethodRef ROCKETMQ_HEADER_DECODE = new MethodRef("org/apache/rocketmq/remoting/protocol/RocketMQSerializable",
         "rocketMQProtocolDecode", "([B)L" + REMOTING_COMMAND + ";");
+    /** Private static: reads one length-prefixed part of a compressed REGISTER_BROKER body (name server). */
+    static final MethodRef REGISTER_BROKER_BODY_READ_BYTES = new MethodRef(
+        "org/apache/rocketmq/common/protocol/body/RegisterBrokerBody", "readBytes", "(Ljava/util/zip/InflaterInputStream;I)[B");
     /** Private handler of GET_BROKER_CLUSTER_ACL_CONFIG (request code 54). */
     static final MethodRef GET_BROKER_CLUSTER_ACL_CONFIG = new MethodRef(
         "org/apache/rocketmq/broker/processor/AdminBrokerProcessor", "getBrokerClusterAclConfig", HANDLER_DESC);

@@ -2,6 +2,7 @@ package dev.rmqpatch.patches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,11 +28,19 @@ import java.util.stream.Stream;
 
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.MQVersion;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.common.protocol.header.namesrv.RegisterBrokerRequestHeader;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
 
 /**
- * S6 over real sockets and in process. Each length field of the ROCKETMQ binary header format (remark, ext fields,
+ * S6 over real sockets and in process. A compressed REGISTER_BROKER body claiming a 2 GB part: stock's name server
+ * runs out of heap, patched answers an error. Each length field of the ROCKETMQ binary header format (remark, ext fields,
  * key, value) and the frame's header-length word, claimed far beyond the frame: on the stock broker the remark,
  * ext-fields and value claims throw OutOfMemoryError (the control); on the patched broker each such connection is
  * closed, no OutOfMemoryError happens, and a producer on another connection gets SEND_OK throughout. In process,
@@ -58,6 +67,43 @@ class FrameBoundsIT {
         return frames;
     }
 
+    /**
+     * A REGISTER_BROKER request with {@code compressed=true} (as 4.9.0 brokers send it) whose deflated body claims a
+     * data-version part of {@code claim} bytes and holds four: the name server reads it before anything else.
+     */
+    static RemotingCommand compressedRegisterBroker(int claim) throws IOException {
+        RegisterBrokerRequestHeader h = new RegisterBrokerRequestHeader();
+        h.setBrokerName("frame-bounds");
+        h.setBrokerAddr("127.0.0.1:1");
+        h.setClusterName("frame-bounds");
+        h.setHaServerAddr("127.0.0.1:2");
+        h.setBrokerId(0L);
+        h.setCompressed(true);
+        h.setBodyCrc32(0);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.REGISTER_BROKER, h);
+        request.setVersion(MQVersion.CURRENT_VERSION);
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.DeflaterOutputStream d = new java.util.zip.DeflaterOutputStream(body)) {
+            d.write(ByteBuffer.allocate(8).putInt(claim).putInt(0).array());
+        }
+        request.setBody(body.toByteArray());
+        return request;
+    }
+
+    /** Sends the compressed-body attack to the name server; returns its answer. */
+    private static RemotingCommand attackNamesrv(TestCluster c) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        try {
+            RemotingCommand answer = client.invokeSync(c.namesrvAddr(), compressedRegisterBroker(HUGE), 30_000);
+            System.out.println("FrameBoundsIT: " + c.dist.getFileName() + " name server answered the 2 GB compressed part: "
+                + answer.getCode() + " " + answer.getRemark());
+            return answer;
+        } finally {
+            client.shutdown();
+        }
+    }
+
     private static byte[] rocketmqFrame(byte[] header) {
         return ByteBuffer.allocate(4 + header.length).putInt((1 << 24) | header.length).put(header).array();
     }
@@ -68,8 +114,12 @@ class FrameBoundsIT {
             for (Map.Entry<String, byte[]> f : frames(HUGE, Short.MAX_VALUE).entrySet()) {
                 sendAndAwaitClose(c, f.getValue(), f.getKey());
             }
-            assertTrue(await(() -> mentions(c.dir, "OutOfMemoryError"), 20_000),
-                "control: stock 4.9.0 allocates what the header claims and runs out of heap");
+            assertTrue(await(() -> mentions(c.brokerLog().getParent(), "OutOfMemoryError"), 20_000),
+                "control: stock 4.9.0's broker allocates what the header claims and runs out of heap");
+            RemotingCommand answer = attackNamesrv(c);
+            assertNotEquals(ResponseCode.SUCCESS, answer.getCode());
+            assertTrue(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"),
+                "control: stock's name server allocates the claimed part: " + answer);
         }
     }
 
@@ -103,6 +153,9 @@ class FrameBoundsIT {
                     for (Map.Entry<String, byte[]> f : frames(HUGE, Short.MAX_VALUE).entrySet()) {
                         sendAndAwaitClose(c, f.getValue(), f.getKey());
                     }
+                    RemotingCommand answer = attackNamesrv(c);
+                    assertNotEquals(ResponseCode.SUCCESS, answer.getCode());
+                    assertFalse(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"), answer.getRemark());
                 }
                 int before = ok.get();
                 assertTrue(await(() -> ok.get() > before + 10, 20_000), "sends go on after the attacks");

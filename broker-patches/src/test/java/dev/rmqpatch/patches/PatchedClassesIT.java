@@ -58,6 +58,7 @@ class PatchedClassesIT {
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer$HandshakeHandler"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/common/RemotingHelper"},
         {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageDecoder"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/protocol/body/RegisterBrokerBody"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ConsumeQueue"},

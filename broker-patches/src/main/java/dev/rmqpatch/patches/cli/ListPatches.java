@@ -30,6 +30,8 @@ public final class ListPatches {
         {"S5", "fastjson autoType (CVE-2022-25845 class)", "rocketmq-remoting-"},
         {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
             "rocketmq-remoting-"},
+        {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
+            "rocketmq-common-"},
         {"S7", "CVE-2024-23321", "rocketmq-broker-"},
         {"S8", "ACL privilege escalation (non-admin account creates an admin account)", "rocketmq-broker-"},
     };

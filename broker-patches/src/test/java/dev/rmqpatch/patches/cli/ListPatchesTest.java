@@ -73,7 +73,9 @@ class ListPatchesTest {
     void securityTableMatchesThePatchClasses() {
         List<String> fromPatches = Patches.all().stream().filter(p -> !p.closes().isEmpty())
             .map(p -> p.id() + " " + p.closes()).collect(Collectors.toList());
-        List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1]).collect(Collectors.toList());
+        // A patch whose edits land in two jars has a row per jar.
+        List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1]).distinct()
+            .collect(Collectors.toList());
         assertEquals(fromPatches, fromTable);
     }
 
