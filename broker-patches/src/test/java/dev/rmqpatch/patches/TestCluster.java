@@ -2,10 +2,13 @@ package dev.rmqpatch.patches;
 
 import dev.rmqpatch.cluster.LocalCluster;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The ITs' view of the project's one launcher ({@link LocalCluster}, module local-cluster): a name server and a broker
@@ -132,6 +135,26 @@ final class TestCluster implements AutoCloseable {
     /** SIGKILL, as a crash would: nothing in the broker runs after this. */
     void killBroker() {
         cluster.killBroker();
+    }
+
+    /**
+     * Runs this cluster's distribution's own bin/mqadmin with fixed arguments (no shell), as an operator would, and
+     * returns its output; its logs go under the cluster's folder.
+     */
+    String mqadmin(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(dist.resolve("bin/mqadmin").toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("JAVA_OPT", "-Duser.home=" + dir);
+        pb.environment().remove("ROCKETMQ_HOME");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("mqadmin did not finish: " + out);
+        }
+        return out;
     }
 
     @Override
