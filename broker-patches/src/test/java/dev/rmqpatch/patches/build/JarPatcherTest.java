@@ -70,15 +70,16 @@ class JarPatcherTest {
         Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
         assertEquals(List.of("P3 transient-properties", "P9 inline-response", "S1 broker-config-guard",
-            "S2 no-filter-server-shell"), applied.get("rocketmq-broker-4.9.0.jar"));
-        assertEquals(List.of("P2 properties-codec"), applied.get("rocketmq-common-4.9.0.jar"));
+            "S2 no-filter-server-shell", "S7 acl-config-leak", "S8 acl-admin-only"), applied.get("rocketmq-broker-4.9.0.jar"));
+        assertEquals(List.of("P2 properties-codec", "S6 frame-bounds"), applied.get("rocketmq-common-4.9.0.jar"));
         assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P5 json-header-decode",
             "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "P10 pull-header-decode",
-            "P11 pull-header-encode", "S4 bind-address"), applied.get("rocketmq-remoting-4.9.0.jar"));
+            "P11 pull-header-encode", "S4 bind-address", "S5 fastjson-safe-mode", "S6 frame-bounds"),
+            applied.get("rocketmq-remoting-4.9.0.jar"));
         assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
         assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
             + "P7 codec-on-io-thread, P8 remote-address-cache, P10 pull-header-decode, P11 pull-header-encode, "
-            + "S4 bind-address", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
+            + "S4 bind-address, S5 fastjson-safe-mode, S6 frame-bounds", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
         assertEquals(List.of("P12 consume-queue-mapped-write", "S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),

@@ -33,7 +33,7 @@ class ListPatchesTest {
 
     @Test
     void listsPatchedJarsAndTheCodec() throws Exception {
-        jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, P4 response-header-encode");
+        jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, P4 response-header-encode, S5 fastjson-safe-mode, S6 frame-bounds");
         jar("rocketmq-store-4.9.0.jar", null);
         jar("rmqpatch-codec-0.1.0.jar", null);
         assertEquals(0, run("--list-patches", lib.toString()), err());
@@ -44,10 +44,15 @@ class ListPatchesTest {
 
     @Test
     void saysWhichSecurityPatchesAreInPlace() throws Exception {
-        jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties, S1 broker-config-guard, S2 no-filter-server-shell");
+        jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties, S1 broker-config-guard, S2 no-filter-server-shell, "
+            + "S7 acl-config-leak, S8 acl-admin-only");
         jar("rocketmq-namesrv-4.9.0.jar", "S3 namesrv-config-guard");
+        jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, S5 fastjson-safe-mode, S6 frame-bounds");
+        jar("rocketmq-common-4.9.0.jar", "P2 properties-codec, S6 frame-bounds");
         jar("rmqpatch-codec-0.1.0.jar", null);
         assertEquals(0, run("--list-patches", lib.toString()), out() + err());
+        assertTrue(out().contains("security: S7 acl-config-leak closes CVE-2024-23321 (rocketmq-broker-4.9.0.jar)"), out());
+        assertTrue(out().contains("security: S5 fastjson-safe-mode closes fastjson autoType"), out());
         assertTrue(out().contains("security: S1 broker-config-guard closes CVE-2023-33246 (rocketmq-broker-4.9.0.jar)"), out());
         assertTrue(out().contains("security: S3 namesrv-config-guard closes CVE-2023-37582 (rocketmq-namesrv-4.9.0.jar)"), out());
     }
