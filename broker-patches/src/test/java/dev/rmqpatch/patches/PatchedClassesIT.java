@@ -400,7 +400,13 @@ class PatchedClassesIT {
     void jsonFrameDecodeGivesStockResultsForGoodAndMalformedFrames() throws Exception {
         for (Map.Entry<String, byte[]> f : jsonFrames().entrySet()) {
             String stockResult = decodeFrame(stock, f.getValue());
-            assertEquals(stockResult, decodeFrame(patched, f.getValue()), "P5 on: " + f.getKey());
+            String patchedResult = decodeFrame(patched, f.getValue());
+            if (stockResult.startsWith("java.nio.BufferUnderflowException")
+                && patchedResult.startsWith("dev.rmqpatch.codec.security.FrameBounds$ClaimExceedsFrame: rmqpatch S6: ")) {
+                // S6: the same exception type (a subclass, with a message), thrown before stock allocates the claim.
+                patchedResult = stockResult;
+            }
+            assertEquals(stockResult, patchedResult, "P5 on: " + f.getKey());
             assertEquals(stockResult, decodeFrame(switchedOff, f.getValue()), "P5 off: " + f.getKey());
             boolean byHand = f.getKey().startsWith("4.9.0") || f.getKey().startsWith("other") || f.getKey().startsWith("response");
             int headerLength = ByteBuffer.wrap(f.getValue()).getInt(0) & 0xFFFFFF;

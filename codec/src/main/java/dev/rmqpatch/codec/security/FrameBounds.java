@@ -1,5 +1,6 @@
 package dev.rmqpatch.codec.security;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -10,9 +11,10 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * to 16 MB) before it looks at the frame's size, and the ROCKETMQ binary header format
  * ({@code RocketMQSerializable.rocketMQProtocolDecode}, chosen by the header-length word's top byte = 1) allocates
  * whatever its remark, ext-fields, key and value length fields claim: a 21-byte frame claiming a 2,000,000,000-byte
- * remark throws OutOfMemoryError (upstream bounded them in 4.9.3/4.9.4). A bad length throws
- * {@link IllegalArgumentException}, which {@code NettyDecoder} treats as it treats every undecodable frame: the
- * connection is closed and the server serves the others. A well-formed frame goes on to the stock decode unchanged.
+ * remark throws OutOfMemoryError (upstream bounded them in 4.9.3/4.9.4). A bad length throws {@link ClaimExceedsFrame},
+ * a {@link BufferUnderflowException} as stock's decode of a header shorter than it claims throws (after allocating),
+ * which {@code NettyDecoder} treats as every undecodable frame: the connection is closed and the server serves the
+ * others. A well-formed frame goes on to the stock decode unchanged.
  */
 public final class FrameBounds {
 
@@ -26,14 +28,14 @@ public final class FrameBounds {
      * Entry of {@code RemotingCommand.decode(ByteBuffer)} (a frame without its total-length word): null, for the
      * stock decode, when the header fits in the frame.
      *
-     * @throws IllegalArgumentException when the header length exceeds the frame
+     * @throws ClaimExceedsFrame when the header length exceeds the frame
      */
     public static RemotingCommand checkFrame(ByteBuffer frame) {
         int available = frame.remaining() - 4;
         if (available >= 0) {
             int headerLength = frame.getInt(frame.position()) & 0xFFFFFF;
             if (headerLength > available) {
-                throw new IllegalArgumentException("rmqpatch S6: frame header length " + headerLength
+                throw new ClaimExceedsFrame("rmqpatch S6: frame header length " + headerLength
                     + " exceeds the " + available + " bytes the frame has after it");
             }
         }
@@ -44,7 +46,7 @@ public final class FrameBounds {
      * Entry of {@code RocketMQSerializable.rocketMQProtocolDecode(byte[])}: null, for the stock decode, when every
      * length the header claims fits in the bytes left after it; otherwise nothing is allocated.
      *
-     * @throws IllegalArgumentException naming the field, its length and the bytes left
+     * @throws ClaimExceedsFrame naming the field, its length and the bytes left
      */
     public static RemotingCommand checkRocketMQHeader(byte[] header) {
         ByteBuffer b = ByteBuffer.wrap(header);
@@ -79,8 +81,24 @@ public final class FrameBounds {
     private static void need(ByteBuffer b, int end, int claimed, String what) {
         int left = end - b.position();
         if (claimed < 0 || claimed > left) {
-            throw new IllegalArgumentException("rmqpatch S6: ROCKETMQ-format header's " + what + " (" + claimed
+            throw new ClaimExceedsFrame("rmqpatch S6: ROCKETMQ-format header's " + what + " (" + claimed
                 + " bytes) exceeds the " + left + " bytes left in the header");
+        }
+    }
+
+    /** A length that does not fit: stock's exception type for a short header, with a message naming the field. */
+    public static final class ClaimExceedsFrame extends BufferUnderflowException {
+
+        private static final long serialVersionUID = 1L;
+        private final String message;
+
+        ClaimExceedsFrame(String message) {
+            this.message = message;
+        }
+
+        @Override
+        public String getMessage() {
+            return message;
         }
     }
 }

@@ -26,7 +26,7 @@ class FrameBoundsTest {
     void wellFormedHeadersPassAndDecodeAsStock() {
         long seed = Seeds.seed();
         Random r = new Random(seed);
-        for (int n = 0; n < 2_000; n++) {
+        for (int n = 0; n < 1_000; n++) {
             RemotingCommand cmd = RemotingCommand.createRequestCommand(r.nextInt(400), null);
             cmd.setOpaque(r.nextInt());
             cmd.setFlag(r.nextInt(4));
@@ -54,7 +54,7 @@ class FrameBoundsTest {
         long seed = Seeds.seed();
         Random r = new Random(seed);
         int refused = 0;
-        for (int n = 0; n < 20_000; n++) {
+        for (int n = 0; n < 3_000; n++) {
             byte[] header = corrupted(r);
             boolean stockFails;
             try {
@@ -67,14 +67,14 @@ class FrameBoundsTest {
             try {
                 FrameBounds.checkRocketMQHeader(header);
                 checkRefuses = false;
-            } catch (IllegalArgumentException e) {
+            } catch (FrameBounds.ClaimExceedsFrame e) {
                 checkRefuses = true;
                 assertTrue(e.getMessage().startsWith("rmqpatch S6: "), e.getMessage());
             }
             assertEquals(stockFails, checkRefuses, Seeds.replay(seed, n));
             refused += checkRefuses ? 1 : 0;
         }
-        assertTrue(refused > 1_000 && refused < 19_000, "both outcomes exercised: " + refused + " refused");
+        assertTrue(refused > 150 && refused < 2_850, "both outcomes exercised: " + refused + " refused");
     }
 
     @Test
@@ -101,13 +101,13 @@ class FrameBoundsTest {
         ByteBuffer fits = ByteBuffer.allocate(4 + 10 + 3).putInt(0, 10);
         assertNull(FrameBounds.checkFrame(fits));
         ByteBuffer past = ByteBuffer.allocate(8).putInt(0, 0xFFFFFF | (SerializeType.ROCKETMQ.getCode() << 24));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FrameBounds.checkFrame(past));
+        FrameBounds.ClaimExceedsFrame e = assertThrows(FrameBounds.ClaimExceedsFrame.class, () -> FrameBounds.checkFrame(past));
         assertTrue(e.getMessage().contains("16777215") && e.getMessage().contains("4 bytes"), e.getMessage());
         assertEquals(0, past.position(), "the check reads without moving the buffer");
     }
 
     private static void assertRefused(byte[] header, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        FrameBounds.ClaimExceedsFrame e = assertThrows(FrameBounds.ClaimExceedsFrame.class,
             () -> FrameBounds.checkRocketMQHeader(header));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
@@ -116,8 +116,14 @@ class FrameBoundsTest {
         if (r.nextInt(4) == 0) {
             byte[] b = new byte[r.nextInt(40)];
             r.nextBytes(b);
+            // Small length fields, so that stock's decode (the reference) never allocates much.
             if (b.length >= 17) {
-                ByteBuffer.wrap(b).putInt(13, r.nextInt(30) - 5);
+                int remark = r.nextInt(30) - 5;
+                ByteBuffer.wrap(b).putInt(13, remark);
+                int ext = 17 + Math.max(remark, 0);
+                if (ext + 4 <= b.length) {
+                    ByteBuffer.wrap(b).putInt(ext, r.nextInt(30) - 5);
+                }
             }
             return b;
         }
@@ -130,9 +136,10 @@ class FrameBoundsTest {
         cmd.setExtFields(ext.isEmpty() ? null : ext);
         byte[] b = RocketMQSerializable.rocketMQProtocolEncode(cmd);
         switch (r.nextInt(3)) {
-            case 0: // one byte changed anywhere past the fixed fields
+            case 0: // one byte changed anywhere past the fixed fields (small values: a length's high byte set to 40
+                // would make stock allocate 670 MB, which only slows the test)
                 if (b.length > 13) {
-                    b[13 + r.nextInt(b.length - 13)] = (byte) (r.nextInt(40) - 8);
+                    b[13 + r.nextInt(b.length - 13)] = (byte) (r.nextInt(16) - 8);
                 }
                 return b;
             case 1: // truncated
