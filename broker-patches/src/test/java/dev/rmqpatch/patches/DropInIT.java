@@ -30,16 +30,27 @@ class DropInIT {
 
     @Test
     void patchedBrokerStoresNoWaitAndOldClientsReadEverything() throws Exception {
-        Scan stock = roundTripAndScan("stock");
-        Scan patched = roundTripAndScan("patched");
-        assertEquals(MESSAGES, stock.messages, "stock messages stored");
-        assertEquals(MESSAGES, patched.messages, "patched messages stored");
-        assertEquals(MESSAGES, stock.matches, "stock broker stores WAIT with every message");
-        assertEquals(0, patched.matches, "patched broker stores no WAIT");
+        Scan stock = roundTripAndScan("stock", null);
+        Scan patched = roundTripAndScan("patched", null);
+        assertEveryMessageStoredWithoutWait(stock, patched);
         double saved = (stock.bytes - patched.bytes) / (double) MESSAGES;
         System.out.printf("[DropInIT] bytes per message: stock %.1f, patched %.1f, saved %.1f%n",
             stock.bytes / (double) MESSAGES, patched.bytes / (double) MESSAGES, saved);
         assertTrue(saved >= 10, "WAIT\\u0001true\\u0002 is 10 bytes; saved only " + saved);
+    }
+
+    /** The same on JDK 8, where most 4.9.0 brokers run: both distributions' servers on it (checked from /proc). */
+    @Test
+    void onJdk8TooPatchedBrokerStoresNoWaitAndOldClientsReadEverything() throws Exception {
+        Path jdk8 = Jdk8.home();
+        assertEveryMessageStoredWithoutWait(roundTripAndScan("stock", jdk8), roundTripAndScan("patched", jdk8));
+    }
+
+    private static void assertEveryMessageStoredWithoutWait(Scan stock, Scan patched) {
+        assertEquals(MESSAGES, stock.messages, "stock messages stored");
+        assertEquals(MESSAGES, patched.messages, "patched messages stored");
+        assertEquals(MESSAGES, stock.matches, "stock broker stores WAIT with every message");
+        assertEquals(0, patched.matches, "patched broker stores no WAIT");
     }
 
     @Test
@@ -50,7 +61,9 @@ class DropInIT {
             "P4 response-header-encode", "P5 json-header-decode", "P6 json-header-encode", "P10 pull-header-decode",
             "P11 pull-header-encode", "rocketmq-store-4.9.0.jar: P12 consume-queue-mapped-write, S4 bind-address",
             "S1 broker-config-guard closes CVE-2023-33246",
-            "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582"}) {
+            "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582",
+            "S5 fastjson-safe-mode closes fastjson autoType", "S6 frame-bounds closes unbounded allocation",
+            "S7 acl-config-leak closes CVE-2024-23321", "S8 acl-admin-only closes ACL privilege escalation"}) {
             assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
         }
         assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);
@@ -69,8 +82,9 @@ class DropInIT {
     private record Result(int exit, String out) {
     }
 
-    private Scan roundTripAndScan(String variant) throws Exception {
-        try (TestCluster cluster = new TestCluster(TestCluster.dist(variant), "broker-tuned.conf").start()) {
+    /** With {@code javaHome} null, the servers run on the JDK the tests run on. */
+    private Scan roundTripAndScan(String variant, Path javaHome) throws Exception {
+        try (TestCluster cluster = new TestCluster(TestCluster.dist(variant), "broker-tuned.conf").javaHome(javaHome).start()) {
             roundTrip(cluster, variant, MESSAGES);
             cluster.stopBroker();
             return scan(cluster.commitLogDir());

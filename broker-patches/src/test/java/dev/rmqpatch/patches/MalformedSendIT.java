@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Socket;
+import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -31,25 +33,32 @@ import org.junit.jupiter.api.TestMethodOrder;
  * and the CommitLog ends up holding exactly the well-formed messages.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MalformedSendIT {
 
     private static final String TOPIC = "MalformedSendIT";
     private static final String BAD_BODY = "BAD-REQUEST-BODY";
     private static final int PROPERTIES_LIMIT = Short.MAX_VALUE;
 
-    private static TestCluster cluster;
-    private static NettyRemotingClient client;
-    private static final AtomicInteger stored = new AtomicInteger();
+    private TestCluster cluster;
+    private NettyRemotingClient client;
+    private final AtomicInteger stored = new AtomicInteger();
+
+    /** The JDK the servers run on; null: the one the tests run on. */
+    Path serverJdk() {
+        return null;
+    }
 
     @BeforeAll
-    static void start() throws Exception {
-        cluster = new TestCluster(TestCluster.dist("patched"), "broker.conf").start();
+    void start() throws Exception {
+        Path jdk = serverJdk();
+        cluster = new TestCluster(TestCluster.dist("patched"), "broker.conf").javaHome(jdk).start();
         client = new NettyRemotingClient(new NettyClientConfig());
         client.start();
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    void stop() throws Exception {
         try {
             if (client != null) {
                 client.shutdown();
@@ -198,14 +207,14 @@ class MalformedSendIT {
             .putInt(header.length).put(header).put(body).array();
     }
 
-    private static Socket connect() throws Exception {
+    private Socket connect() throws Exception {
         String[] hostPort = cluster.brokerAddr().split(":");
         Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));
         socket.setSoTimeout(15_000);
         return socket;
     }
 
-    private static void assertClosed(byte[] frame, String what) throws Exception {
+    private void assertClosed(byte[] frame, String what) throws Exception {
         try (Socket socket = connect()) {
             socket.getOutputStream().write(frame);
             socket.getOutputStream().flush();
@@ -219,7 +228,7 @@ class MalformedSendIT {
         }
     }
 
-    private static RemotingCommand exchange(byte[] frame) throws Exception {
+    private RemotingCommand exchange(byte[] frame) throws Exception {
         try (Socket socket = connect()) {
             socket.getOutputStream().write(frame);
             socket.getOutputStream().flush();
@@ -230,7 +239,7 @@ class MalformedSendIT {
         }
     }
 
-    private static RemotingCommand send(HashMap<String, String> ext, String body) throws Exception {
+    private RemotingCommand send(HashMap<String, String> ext, String body) throws Exception {
         // No custom header object: the ext fields go on the wire exactly as built here.
         RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.SEND_MESSAGE_V2, null);
         request.setExtFields(ext);

@@ -71,11 +71,28 @@ final class TestCluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The servers on JDK 8 where it can be had ({@link Jdk8#homeOrNull}: always in CI); elsewhere, without one, on the
+     * JDK the tests run on ({@link #onJdk8} says which).
+     */
+    TestCluster preferJdk8() {
+        spec.javaHome = Jdk8.homeOrNull();
+        return this;
+    }
+
+    boolean onJdk8() {
+        return spec.javaHome != null;
+    }
+
+    /** Starts the servers; with a {@link #javaHome} given, checks (from /proc) that both run its java. */
     TestCluster start() {
         try {
             cluster = LocalCluster.start(spec);
         } catch (LocalCluster.ClusterException e) {
             throw new IllegalStateException(e.getMessage(), e);
+        }
+        if (spec.javaHome != null) {
+            assertServersRunOnTheirJdk();
         }
         return this;
     }
@@ -108,6 +125,12 @@ final class TestCluster implements AutoCloseable {
 
     int namesrvPort() {
         return cluster.namesrvPort();
+    }
+
+    /** Asserts that the name server and the broker run the java of {@link #javaHome}, printing which for the report. */
+    private void assertServersRunOnTheirJdk() {
+        Jdk8.assertRunsOn("name server", cluster.namesrvPid(), spec.javaHome);
+        Jdk8.assertRunsOn("broker", cluster.brokerPid(), spec.javaHome);
     }
 
     int brokerPort() {
