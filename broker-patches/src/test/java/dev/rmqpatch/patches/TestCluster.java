@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class TestCluster implements AutoCloseable {
 
     static final String FAST_DELAY_LEVELS = "1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s";
+    static final String JDK8_ENTROPY = "-Djava.security.egd=file:/dev/./urandom";
     private static final List<String> HEAP = List.of("-XX:MaxDirectMemorySize=256m");
 
     final Path dist;
@@ -59,6 +60,10 @@ final class TestCluster implements AutoCloseable {
     /** The JDK the name server and broker run on (given to their bin scripts as JAVA_HOME), e.g. {@code Jdk8.home()}. */
     TestCluster javaHome(Path home) {
         spec.javaHome = home;
+        if (home != null) {
+            // JDK 8 seeds SecureRandom from /dev/random, which blocks for seconds at every server start on these VMs.
+            javaOpt(JDK8_ENTROPY);
+        }
         return this;
     }
 
@@ -76,8 +81,7 @@ final class TestCluster implements AutoCloseable {
      * JDK the tests run on ({@link #onJdk8} says which).
      */
     TestCluster preferJdk8() {
-        spec.javaHome = Jdk8.homeOrNull();
-        return this;
+        return javaHome(Jdk8.homeOrNull());
     }
 
     boolean onJdk8() {
