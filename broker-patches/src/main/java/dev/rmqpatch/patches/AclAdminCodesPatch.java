@@ -21,12 +21,12 @@ final class AclAdminCodesPatch implements Patch {
 
     @Override
     public String closes() {
-        return "ACL privilege escalation (non-admin account creates an admin account)";
+        return "CVE-2024-23321";
     }
 
     @Override
     public String fixedUpstream() {
-        return "5.x (ACL management codes added to Permission.ADMIN_CODE)";
+        return "5.3.0 (#7930: codes 50-52 made admin-only; 53 never)";
     }
 
     @Override
@@ -42,7 +42,9 @@ final class AclAdminCodesPatch implements Patch {
     public String why() {
         return "4.9.0's Permission.ADMIN_CODE lacks the ACL management requests, so any account with a valid signature "
             + "can create an admin account for itself, rewrite or delete others (the broker writes plain_acl.yml), or "
-            + "put its address on the global white list, which skips every later check. Upstream made them admin-only.";
+            + "put its address on the global white list, which skips every later check. This is the other half of "
+            + "CVE-2024-23321 (a regular account acquiring the administrator's account), whose record names 5.3.0 as "
+            + "the fix; upstream made 50-52 admin-only there and never 53.";
     }
 
     @Override

@@ -26,7 +26,7 @@ final class AclConfigLeakPatch implements Patch {
 
     @Override
     public String fixedUpstream() {
-        return "4.9.8 (#7653), 5.2.0 (#7486)";
+        return "handler removed in 4.9.8 (#7653), 5.2.0 (#7486); the CVE record names 5.3.0";
     }
 
     @Override

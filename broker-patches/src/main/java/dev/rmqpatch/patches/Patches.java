@@ -30,7 +30,8 @@ public final class Patches {
         new FastjsonSafeModePatch(),
         new FrameBoundsPatch(),
         new AclConfigLeakPatch(),
-        new AclAdminCodesPatch()));
+        new AclAdminCodesPatch(),
+        new GroupNamePatch()));
 
     private Patches() {
     }

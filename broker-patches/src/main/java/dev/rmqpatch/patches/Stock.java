@@ -108,6 +108,10 @@ final class Stock {
     /** Private static: reads one length-prefixed part of a compressed REGISTER_BROKER body (name server). */
     static final MethodRef REGISTER_BROKER_BODY_READ_BYTES = new MethodRef(
         "org/apache/rocketmq/common/protocol/body/RegisterBrokerBody", "readBytes", "(Ljava/util/zip/InflaterInputStream;I)[B");
+    /** Looks a consumer group up, creating it when auto-creation is on; every group-keyed request starts here. */
+    static final MethodRef FIND_SUBSCRIPTION_GROUP_CONFIG = new MethodRef(
+        "org/apache/rocketmq/broker/subscription/SubscriptionGroupManager", "findSubscriptionGroupConfig",
+        "(Ljava/lang/String;)Lorg/apache/rocketmq/common/subscription/SubscriptionGroupConfig;");
     /** Private handler of GET_BROKER_CLUSTER_ACL_CONFIG (request code 54). */
     static final MethodRef GET_BROKER_CLUSTER_ACL_CONFIG = new MethodRef(
         "org/apache/rocketmq/broker/processor/AdminBrokerProcessor", "getBrokerClusterAclConfig", HANDLER_DESC);

@@ -63,7 +63,8 @@ class DropInIT {
             "S1 broker-config-guard closes CVE-2023-33246",
             "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582",
             "S5 fastjson-safe-mode closes fastjson autoType", "S6 frame-bounds closes unbounded allocation",
-            "S7 acl-config-leak closes CVE-2024-23321", "S8 acl-admin-only closes ACL privilege escalation"}) {
+            "S7 acl-config-leak closes CVE-2024-23321", "S8 acl-admin-only closes CVE-2024-23321",
+            "S9 group-name-check closes consumer-group path traversal"}) {
             assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
         }
         assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);

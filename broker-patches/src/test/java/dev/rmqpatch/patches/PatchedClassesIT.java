@@ -48,6 +48,7 @@ class PatchedClassesIT {
         {"rocketmq-broker-", "org/apache/rocketmq/broker/filtersrv/FilterServerManager"},
         {"rocketmq-broker-", "org/apache/rocketmq/broker/BrokerStartup"},
         {"rocketmq-broker-", "org/apache/rocketmq/broker/BrokerController"},
+        {"rocketmq-broker-", "org/apache/rocketmq/broker/subscription/SubscriptionGroupManager"},
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/processor/DefaultRequestProcessor"},
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvStartup"},
         {"rocketmq-namesrv-", "org/apache/rocketmq/namesrv/NamesrvController"},

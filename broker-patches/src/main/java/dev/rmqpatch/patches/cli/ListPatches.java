@@ -33,7 +33,8 @@ public final class ListPatches {
         {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
             "rocketmq-common-"},
         {"S7", "CVE-2024-23321", "rocketmq-broker-"},
-        {"S8", "ACL privilege escalation (non-admin account creates an admin account)", "rocketmq-broker-"},
+        {"S8", "CVE-2024-23321", "rocketmq-broker-"},
+        {"S9", "consumer-group path traversal (files written outside the store)", "rocketmq-broker-"},
     };
 
     private ListPatches() {

@@ -18,17 +18,32 @@ import org.objectweb.asm.tree.TypeInsnNode;
 /**
  * Shape "entry hook with fallback": the method first calls a static hook with {@code this} and its arguments.
  * For a method that returns an object, a non-null hook result is returned and null falls through to the stock
- * body; for a void method, a hook returning {@code true} means "handled". The stock body stays intact, so
+ * body; for a void method, a hook returning {@code true} means "handled" ({@link #refusing}: a boolean hook whose
+ * {@code true} makes an object-returning method return null). The stock body stays intact, so
  * whatever the hook declines, and everything while the patch is switched off, behaves exactly as before.
  */
 public final class EntryHook implements MethodEdit {
 
     private final MethodRef target;
     private final MethodRef hook;
+    private final boolean refusal;
 
     public EntryHook(MethodRef target, MethodRef hook) {
+        this(target, hook, false);
+    }
+
+    private EntryHook(MethodRef target, MethodRef hook, boolean refusal) {
         this.target = target;
         this.hook = hook;
+        this.refusal = refusal;
+    }
+
+    /**
+     * For an object-returning method: a hook returning {@code true} makes the method return null at once (as stock
+     * does for what it does not find), {@code false} runs the stock body.
+     */
+    public static EntryHook refusing(MethodRef target, MethodRef hook) {
+        return new EntryHook(target, hook, true);
     }
 
     @Override
@@ -46,7 +61,10 @@ public final class EntryHook implements MethodEdit {
         Type returnType = Type.getReturnType(m.desc);
         Type hookReturn = Type.getReturnType(hook.desc);
         boolean isVoid = returnType.getSort() == Type.VOID;
-        if (isVoid ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT) {
+        if (refusal && (isVoid || hookReturn.getSort() != Type.BOOLEAN)) {
+            throw new PatchException("refusing hook " + hook + " must return boolean, for an object-returning " + target);
+        }
+        if (!refusal && (isVoid ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT)) {
             throw new PatchException("hook " + hook + " must return " + (isVoid ? "boolean" : "an object")
                 + " for " + target);
         }
@@ -64,6 +82,10 @@ public final class EntryHook implements MethodEdit {
         if (isVoid) {
             code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
             code.add(new InsnNode(Opcodes.RETURN));
+        } else if (refusal) {
+            code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
+            code.add(new InsnNode(Opcodes.ACONST_NULL));
+            code.add(new InsnNode(Opcodes.ARETURN));
         } else {
             LabelNode declined = new LabelNode();
             code.add(new InsnNode(Opcodes.DUP));
@@ -83,6 +105,7 @@ public final class EntryHook implements MethodEdit {
 
     @Override
     public String describe() {
-        return "entry of " + target + " calls " + hook + "; stock body runs when the hook declines";
+        return "entry of " + target + " calls " + hook + (refusal ? "; returns null when it refuses, else" : ";")
+            + " stock body runs when the hook declines";
     }
 }

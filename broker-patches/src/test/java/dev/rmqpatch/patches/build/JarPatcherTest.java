@@ -70,7 +70,8 @@ class JarPatcherTest {
         Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
         assertEquals(List.of("P3 transient-properties", "P9 inline-response", "S1 broker-config-guard",
-            "S2 no-filter-server-shell", "S7 acl-config-leak", "S8 acl-admin-only"), applied.get("rocketmq-broker-4.9.0.jar"));
+            "S2 no-filter-server-shell", "S7 acl-config-leak", "S8 acl-admin-only", "S9 group-name-check"),
+            applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec", "S6 frame-bounds"), applied.get("rocketmq-common-4.9.0.jar"));
         assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P5 json-header-decode",
             "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "P10 pull-header-decode",

@@ -45,7 +45,7 @@ class ListPatchesTest {
     @Test
     void saysWhichSecurityPatchesAreInPlace() throws Exception {
         jar("rocketmq-broker-4.9.0.jar", "P3 transient-properties, S1 broker-config-guard, S2 no-filter-server-shell, "
-            + "S7 acl-config-leak, S8 acl-admin-only");
+            + "S7 acl-config-leak, S8 acl-admin-only, S9 group-name-check");
         jar("rocketmq-namesrv-4.9.0.jar", "S3 namesrv-config-guard");
         jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, S5 fastjson-safe-mode, S6 frame-bounds");
         jar("rocketmq-common-4.9.0.jar", "P2 properties-codec, S6 frame-bounds");

@@ -21,7 +21,9 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * can turn into code execution or a file write. Stock 4.9.0 applies any key from anyone who reaches the port and
  * persists the result: {@code rocketmqHome} and {@code filterServerNums} become a shell command on the broker
  * (CVE-2023-33246), {@code configStorePath} chooses the file the name server writes next (CVE-2023-37582).
- * A request naming any protected key is refused whole, before the stock code parses or writes anything.
+ * A request naming any protected key, or with a line break in any key or value (which stock would persist as new lines
+ * of the config file, read as keys at the next start), is refused whole, before the stock code parses or writes
+ * anything.
  */
 public final class ConfigUpdateGuard {
 
@@ -65,7 +67,8 @@ public final class ConfigUpdateGuard {
         RemotingCommand response = RemotingCommand.createResponseCommand(null);
         response.setCode(ResponseCode.NO_PERMISSION);
         response.setRemark("rmqpatch " + patch + ": the " + server + " config key(s) " + hits
-            + " cannot be updated at run time (" + cve + "); nothing was changed. Set them in the config file and restart.");
+            + " cannot be updated at run time (" + cve + ", and line breaks that stock would persist as new config lines); "
+            + "nothing was changed. Set them in the config file and restart.");
         return response;
     }
 
@@ -93,6 +96,26 @@ public final class ConfigUpdateGuard {
                 hits.add(key);
             }
         }
+        for (String key : properties.stringPropertyNames()) {
+            if (breaksLines(key) || breaksLines(properties.getProperty(key))) {
+                hits.add(key + " (a line break in its name or value)");
+            }
+        }
         return hits;
+    }
+
+    /**
+     * Stock persists an update with {@code MixAll.properties2String}, which writes {@code key=value} lines without
+     * escaping: a value given as {@code x\nrocketmqHome=...} becomes a line of its own in the config file that the
+     * next start reads as a key, past any list of protected keys. Upstream has no fix; no RocketMQ setting holds one.
+     */
+    static boolean breaksLines(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -26,7 +26,7 @@ public final class PatchSwitches {
     public static final List<String> IDS =
         Collections.unmodifiableList(Arrays.asList(
             "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12",
-            "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"));
+            "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
     // the start-up hook reports the same error first, with its message, before anything else starts.
@@ -52,6 +52,7 @@ public final class PatchSwitches {
     public static final boolean S6 = !DISABLED.contains("S6");
     public static final boolean S7 = !DISABLED.contains("S7");
     public static final boolean S8 = !DISABLED.contains("S8");
+    public static final boolean S9 = !DISABLED.contains("S9");
 
     private PatchSwitches() {
     }

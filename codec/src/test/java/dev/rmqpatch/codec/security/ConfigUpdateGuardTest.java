@@ -32,6 +32,21 @@ class ConfigUpdateGuardTest {
             ConfigUpdateGuard.protectedKeysIn(bytes("configStorePath=/etc/cron.d/x"), ConfigUpdateGuard.NAMESRV_KEYS));
     }
 
+    /** An escaped line break would be persisted raw by stock: the next start would read the smuggled line as a key. */
+    @Test
+    void lineBreaksInKeysOrValuesAreRefused() {
+        for (String body : new String[] {"brokerClusterName=x\\nrocketmqHome=/tmp/evil\\nfilterServerNums=1",
+            "a=b\\rrocketmqHome=x", "a=\\u0085x", "a=\\u2028x", "a=\\u2029x", "bad\\nkey=1"}) {
+            List<String> hits = ConfigUpdateGuard.protectedKeysIn(body.getBytes(StandardCharsets.UTF_8),
+                ConfigUpdateGuard.BROKER_KEYS);
+            assertEquals(1, hits.size(), body + ": " + hits);
+            assertTrue(hits.get(0).endsWith("(a line break in its name or value)"), hits.toString());
+        }
+        assertEquals(List.of(), ConfigUpdateGuard.protectedKeysIn(
+            "flushIntervalCommitLog=730\nbrokerClusterName=c\n".getBytes(StandardCharsets.UTF_8), ConfigUpdateGuard.BROKER_KEYS),
+            "plain lines are separate keys, as stock reads them");
+    }
+
     @Test
     void harmlessOrUnparseableBodiesAreLeftToStock() {
         assertEquals(List.of(), brokerKeys("flushIntervalCommitLog=500\nbrokerPermission=6"));
