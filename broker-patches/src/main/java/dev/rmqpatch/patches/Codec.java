@@ -43,6 +43,8 @@ final class Codec {
         Stock.ROCKETMQ_HEADER_DECODE.desc);
     static final MethodRef READ_COMPRESSED_BYTES = new MethodRef(SECURITY + "CompressedBodies", "readBytes",
         Stock.REGISTER_BROKER_BODY_READ_BYTES.desc);
+    static final MethodRef QUERY_OFFSET_BOUNDED = new MethodRef("dev/rmqpatch/codec/store/QueryLimits", "queryOffset",
+        "(Lorg/apache/rocketmq/store/index/IndexService;" + Stock.INDEX_QUERY_OFFSET.desc.substring(1));
     static final MethodRef REFUSE_ILLEGAL_GROUP = new MethodRef(SECURITY + "GroupNames", "refuseIllegalGroup",
         "(Ljava/lang/Object;Ljava/lang/String;)Z");
     static final MethodRef REFUSE_CLUSTER_ACL_CONFIG = new MethodRef(SECURITY + "AclGuard", "refuseClusterAclConfig",

@@ -6,10 +6,13 @@ import java.util.List;
 import dev.rmqpatch.patches.transform.DelegateBody;
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+import org.objectweb.asm.Opcodes;
 
 /**
  * S6: the lengths a remoting frame and a compressed register-broker body claim are checked against the bytes they have
- * before anything is allocated. Codec: {@code FrameBounds}, {@code CompressedBodies}.
+ * before anything is allocated, and QUERY_MESSAGE's count is cut before the index allocates it. Codec:
+ * {@code FrameBounds}, {@code CompressedBodies}, {@code QueryLimits}.
  */
 final class FrameBoundsPatch implements Patch {
 
@@ -30,7 +33,7 @@ final class FrameBoundsPatch implements Patch {
 
     @Override
     public String fixedUpstream() {
-        return "4.9.3 (#3475), 4.9.4 (#3588)";
+        return "4.9.3 (#3475), 4.9.4 (#3588) for the header; 5.3.3 (#9265) for QUERY_MESSAGE";
     }
 
     @Override
@@ -39,8 +42,9 @@ final class FrameBoundsPatch implements Patch {
             + "header format (serialize type 1) the remark, ext-fields, key and value lengths against the bytes left: a "
             + "length that does not fit closes the connection, as any undecodable frame does, and nothing larger than "
             + "the frame is allocated for it. The name server reads a compressed REGISTER_BROKER body's parts into buffers "
-            + "that grow with the bytes that arrive instead of allocating each claimed length at once. Well-formed frames "
-            + "and bodies decode exactly as before.";
+            + "that grow with the bytes that arrive instead of allocating each claimed length at once. QUERY_MESSAGE's "
+            + "maxNum is cut to 65,536 before the index allocates a list of that size (stock then cuts it to "
+            + "maxMsgsNumBatch, 64 by default, as before). Well-formed frames, bodies and queries give stock's results.";
     }
 
     @Override
@@ -49,7 +53,8 @@ final class FrameBoundsPatch implements Patch {
             + "2,000,000,000-byte remark throws OutOfMemoryError in the broker's codec thread (every connection's "
             + "decoding shares that heap), before any ACL check; the header-length word alone allocates up to 16 MB per "
             + "frame of 8 bytes. Clients and mqadmin decode the same way, so a hostile server reaches them too. The name "
-            + "server, which has no authentication, allocates every length a compressed REGISTER_BROKER body claims.";
+            + "server, which has no authentication, allocates every length a compressed REGISTER_BROKER body claims, and "
+            + "the broker's index query allocates a list of the maxNum a QUERY_MESSAGE asks for (2 GB for 500,000,000).";
     }
 
     @Override
@@ -73,6 +78,8 @@ final class FrameBoundsPatch implements Patch {
         return Arrays.<MethodEdit>asList(
             new EntryHook(Stock.FRAME_DECODE, Codec.CHECK_FRAME),
             new EntryHook(Stock.ROCKETMQ_HEADER_DECODE, Codec.CHECK_ROCKETMQ_HEADER),
-            new DelegateBody(Stock.REGISTER_BROKER_BODY_READ_BYTES, Codec.READ_COMPRESSED_BYTES));
+            new DelegateBody(Stock.REGISTER_BROKER_BODY_READ_BYTES, Codec.READ_COMPRESSED_BYTES),
+            ReplaceCall.ofInstanceCall(Stock.STORE_QUERY_MESSAGE, Stock.INDEX_QUERY_OFFSET, Opcodes.INVOKEVIRTUAL,
+                Codec.QUERY_OFFSET_BOUNDED, 1));
     }
 }

@@ -112,6 +112,11 @@ final class Stock {
     static final MethodRef FIND_SUBSCRIPTION_GROUP_CONFIG = new MethodRef(
         "org/apache/rocketmq/broker/subscription/SubscriptionGroupManager", "findSubscriptionGroupConfig",
         "(Ljava/lang/String;)Lorg/apache/rocketmq/common/subscription/SubscriptionGroupConfig;");
+    /** QUERY_MESSAGE's store lookup, which calls the index with the request's maxNum. */
+    static final MethodRef STORE_QUERY_MESSAGE = new MethodRef("org/apache/rocketmq/store/DefaultMessageStore", "queryMessage",
+        "(Ljava/lang/String;Ljava/lang/String;IJJ)Lorg/apache/rocketmq/store/QueryMessageResult;");
+    static final MethodRef INDEX_QUERY_OFFSET = new MethodRef("org/apache/rocketmq/store/index/IndexService", "queryOffset",
+        "(Ljava/lang/String;Ljava/lang/String;IJJ)Lorg/apache/rocketmq/store/index/QueryOffsetResult;");
     /** Private handler of GET_BROKER_CLUSTER_ACL_CONFIG (request code 54). */
     static final MethodRef GET_BROKER_CLUSTER_ACL_CONFIG = new MethodRef(
         "org/apache/rocketmq/broker/processor/AdminBrokerProcessor", "getBrokerClusterAclConfig", HANDLER_DESC);

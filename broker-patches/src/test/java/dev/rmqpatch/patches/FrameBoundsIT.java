@@ -39,8 +39,9 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
 
 /**
- * S6 over real sockets (servers on JDK 8 where it can be had, always in CI) and in process. A compressed REGISTER_BROKER body claiming a 2 GB part: stock's name server
- * runs out of heap, patched answers an error. Each length field of the ROCKETMQ binary header format (remark, ext fields,
+ * S6 over real sockets (servers on JDK 8 where it can be had, always in CI) and in process. A compressed
+ * REGISTER_BROKER body claiming a 2 GB part, and a QUERY_MESSAGE asking for 500,000,000 offsets: stock's name server
+ * and broker run out of heap, patched answers as for a well-formed request. Each length field of the ROCKETMQ binary header format (remark, ext fields,
  * key, value) and the frame's header-length word, claimed far beyond the frame: on the stock broker the remark,
  * ext-fields and value claims throw OutOfMemoryError (the control); on the patched broker each such connection is
  * closed, no OutOfMemoryError happens, and a producer on another connection gets SEND_OK throughout. In process,
@@ -104,6 +105,28 @@ class FrameBoundsIT {
         }
     }
 
+    /** QUERY_MESSAGE asking for 500,000,000 offsets: stock's index allocates a list of that capacity first. */
+    private static RemotingCommand queryHugeMaxNum(TestCluster c) throws Exception {
+        org.apache.rocketmq.common.protocol.header.QueryMessageRequestHeader h =
+            new org.apache.rocketmq.common.protocol.header.QueryMessageRequestHeader();
+        h.setTopic(TOPIC);
+        h.setKey("no-such-key");
+        h.setMaxNum(500_000_000);
+        h.setBeginTimestamp(0L);
+        h.setEndTimestamp(Long.MAX_VALUE);
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        try {
+            RemotingCommand answer = client.invokeSync(c.brokerAddr(),
+                RemotingCommand.createRequestCommand(RequestCode.QUERY_MESSAGE, h), 30_000);
+            System.out.println("FrameBoundsIT: " + c.dist.getFileName() + " broker answered QUERY_MESSAGE maxNum 500,000,000: "
+                + answer.getCode() + " " + answer.getRemark());
+            return answer;
+        } finally {
+            client.shutdown();
+        }
+    }
+
     private static byte[] rocketmqFrame(byte[] header) {
         return ByteBuffer.allocate(4 + header.length).putInt((1 << 24) | header.length).put(header).array();
     }
@@ -120,6 +143,9 @@ class FrameBoundsIT {
             assertNotEquals(ResponseCode.SUCCESS, answer.getCode());
             assertTrue(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"),
                 "control: stock's name server allocates the claimed part: " + answer);
+            RemotingCommand query = queryHugeMaxNum(c);
+            assertTrue(String.valueOf(query.getRemark()).contains("OutOfMemoryError"),
+                "control: stock's index allocates a list of the asked-for size: " + query);
         }
     }
 
@@ -156,6 +182,8 @@ class FrameBoundsIT {
                     RemotingCommand answer = attackNamesrv(c);
                     assertNotEquals(ResponseCode.SUCCESS, answer.getCode());
                     assertFalse(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"), answer.getRemark());
+                    RemotingCommand query = queryHugeMaxNum(c);
+                    assertFalse(String.valueOf(query.getRemark()).contains("OutOfMemoryError"), query.getRemark());
                 }
                 int before = ok.get();
                 assertTrue(await(() -> ok.get() > before + 10, 20_000), "sends go on after the attacks");

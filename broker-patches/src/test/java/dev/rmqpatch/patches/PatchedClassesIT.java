@@ -63,6 +63,7 @@ class PatchedClassesIT {
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingServer"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ConsumeQueue"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/DefaultMessageStore"},
     };
 
     private static URLClassLoader stock;

@@ -32,6 +32,8 @@ public final class ListPatches {
             "rocketmq-remoting-"},
         {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
             "rocketmq-common-"},
+        {"S6", "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)",
+            "rocketmq-store-"},
         {"S7", "CVE-2024-23321", "rocketmq-broker-"},
         {"S8", "CVE-2024-23321", "rocketmq-broker-"},
         {"S9", "consumer-group path traversal (files written outside the store)", "rocketmq-broker-"},

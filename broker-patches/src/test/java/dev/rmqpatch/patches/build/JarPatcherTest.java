@@ -81,7 +81,8 @@ class JarPatcherTest {
         assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
             + "P7 codec-on-io-thread, P8 remote-address-cache, P10 pull-header-decode, P11 pull-header-encode, "
             + "S4 bind-address, S5 fastjson-safe-mode, S6 frame-bounds", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
-        assertEquals(List.of("P12 consume-queue-mapped-write", "S4 bind-address"), applied.get("rocketmq-store-4.9.0.jar"));
+        assertEquals(List.of("P12 consume-queue-mapped-write", "S4 bind-address", "S6 frame-bounds"),
+            applied.get("rocketmq-store-4.9.0.jar"));
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),
             Files.readAllBytes(out.resolve("rocketmq-client-4.9.0.jar")), "unpatched jars are copied byte for byte");

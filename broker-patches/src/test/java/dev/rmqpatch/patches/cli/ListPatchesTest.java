@@ -34,12 +34,12 @@ class ListPatchesTest {
     @Test
     void listsPatchedJarsAndTheCodec() throws Exception {
         jar("rocketmq-remoting-4.9.0.jar", "P1 header-decode, P4 response-header-encode, S5 fastjson-safe-mode, S6 frame-bounds");
-        jar("rocketmq-store-4.9.0.jar", null);
+        jar("rocketmq-client-4.9.0.jar", null);
         jar("rmqpatch-codec-0.1.0.jar", null);
         assertEquals(0, run("--list-patches", lib.toString()), err());
         assertTrue(out().contains("rocketmq-remoting-4.9.0.jar: P1 header-decode, P4 response-header-encode"), out());
         assertTrue(out().contains("rmqpatch-codec-0.1.0.jar"), out());
-        assertTrue(!out().contains("rocketmq-store"), "unpatched jars are not listed: " + out());
+        assertTrue(!out().contains("rocketmq-client"), "unpatched jars are not listed: " + out());
     }
 
     @Test
