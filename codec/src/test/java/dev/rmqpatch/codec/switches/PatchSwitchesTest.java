@@ -42,7 +42,7 @@ class PatchSwitchesTest {
     @Test
     void startUpHookRejectsWhatTheSwitchesWouldReject() {
         String before = System.getProperty(PatchSwitches.SYSTEM_PROPERTY);
-        System.setProperty(PatchSwitches.SYSTEM_PROPERTY, "S9");
+        System.setProperty(PatchSwitches.SYSTEM_PROPERTY, "S99");
         try {
             assertThrows(IllegalArgumentException.class, () -> StartupHooks.brokerStarting(new String[0]));
             assertThrows(IllegalArgumentException.class, () -> StartupHooks.namesrvStarting(new String[0]));
