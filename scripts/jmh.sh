@@ -9,7 +9,7 @@ BUILD_CMD="mvn -B -q -pl jmh-benchmarks -am -DskipTests package"
 
 usage() {
   cat <<'EOF'
-Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--out DIR] [--no-build] [-- JMH_OPTIONS...]
+Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--jvm JAVA | --jvm 8] [--out DIR] [--no-build] [-- JMH_OPTIONS...]
 
 Runs the JMH microbenchmarks of jmh-benchmarks/target/benchmarks.jar: each stock RocketMQ 4.9.0 method against
 the rmqpatch codec in the same run (PropertiesBenchmark, SendHeaderDecodeBenchmark, ResponseHeaderEncodeBenchmark,
@@ -27,6 +27,9 @@ same input) has no stock/patched pair: the report lists it below the table. Then
   --quick      1 fork, 2 x 500 ms warmup, 3 x 500 ms measurement: under 3 minutes for all benchmarks on 2 cores
   --smoke      1 fork, 1 x 200 ms warmup, 1 x 200 ms measurement: proves the suite runs (CI); numbers mean nothing
                (default, full: 2 forks, 5 x 1 s warmup, 5 x 1 s measurement: about 11 minutes on 2 cores)
+  --jvm JAVA   the JVM the benchmark forks run on (JMH's -jvm): a java binary or a JDK home; --jvm 8 takes the JDK 8
+               of scripts/jdk8.sh (fetched on first use). The benchmarks are Java 8 class files; JMH itself and the
+               report run on the java below. results.json and the table name the forks' JDK.
   --out DIR    output folder (default: jmh-benchmarks/target/jmh-results/<timestamp>)
   --no-build   fail instead of building benchmarks.jar when it is missing
   -- OPTS      further JMH options, passed through after the script's own (e.g. -- -p input=typical);
@@ -50,6 +53,7 @@ MODE=full
 OUT=""
 BUILD=1
 PASS=()
+FORK_JVM=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -61,6 +65,9 @@ while [ $# -gt 0 ]; do
     --out=*)
       OUT=${1#--out=}; [ -n "$OUT" ] || die_usage "--out needs a folder"; shift ;;
     --no-build) BUILD=0; shift ;;
+    --jvm)
+      [ $# -ge 2 ] && [ -n "$2" ] || die_usage "--jvm needs a java binary, a JDK home or 8"
+      FORK_JVM=$2; shift 2 ;;
     --) shift; PASS=("$@"); break ;;
     -*) die_usage "unknown option '$1'" ;;
     *)
@@ -78,6 +85,15 @@ esac
 if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; else JAVA=$(command -v java || true); fi
 [ -n "$JAVA" ] || die "no java found; install JDK 17+ or set JAVA_HOME"
 
+if [ -n "$FORK_JVM" ]; then
+  if [ "$FORK_JVM" = 8 ]; then
+    FORK_JVM=$("$ROOT/scripts/jdk8.sh") || die "scripts/jdk8.sh could not provide a JDK 8"
+  fi
+  [ -d "$FORK_JVM" ] && FORK_JVM="$FORK_JVM/bin/java"
+  [ -x "$FORK_JVM" ] && [ ! -d "$FORK_JVM" ] || die_usage "--jvm: $FORK_JVM is not a java binary or a JDK home"
+  "$FORK_JVM" -version >/dev/null 2>&1 || die "--jvm: $FORK_JVM -version fails"
+fi
+
 if [ ! -f "$JAR" ]; then
   [ "$BUILD" = 1 ] || die "$JAR is missing and --no-build was given; build it with: $BUILD_CMD"
   echo "jmh.sh: $JAR is missing; building it: $BUILD_CMD"
@@ -91,6 +107,7 @@ OUT=$(cd "$OUT" && pwd)
 CMD=("$JAVA" -jar "$JAR")
 [ -z "$REGEX" ] || CMD+=("$REGEX")
 CMD+=("${SETTINGS[@]}" -prof gc -rf json -rff "$OUT/jmh.json")
+[ -z "$FORK_JVM" ] || CMD+=(-jvm "$FORK_JVM")
 [ ${#PASS[@]} -eq 0 ] || CMD+=("${PASS[@]}")
 
 JMH_CMD=$(quote "${CMD[@]}")

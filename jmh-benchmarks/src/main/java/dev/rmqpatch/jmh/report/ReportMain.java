@@ -73,7 +73,10 @@ public final class ReportMain {
             } catch (IOException e) {
                 throw new ReportInputException("cannot create output folder " + dir + ": " + e, e);
             }
-            String table = TableFormatter.format(pairs.comparisons(), pairs.unpaired());
+            JmhResult.RunInfo run = pairs.comparisons().get(0).stock().run();
+            // The forks' JVM, which --jvm may have set to another JDK than the one this report runs on.
+            String table = "benchmarks ran on JDK " + run.jdkVersion() + " (" + run.vmName() + " " + run.vmVersion() + ")\n\n"
+                + TableFormatter.format(pairs.comparisons(), pairs.unpaired());
             out.print(table);
             String recorded = table;
             if (options.command() != null) {
@@ -81,7 +84,6 @@ public final class ReportMain {
             }
             MachineInfo machine = MachineInfo.current();
             OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
-            JmhResult.RunInfo run = pairs.comparisons().get(0).stock().run();
             try {
                 Files.writeString(dir.resolve("table.txt"), recorded, StandardCharsets.UTF_8);
                 ResultsJsonWriter.write(dir.resolve("results.json"), options.in().toString(), options.command(),

@@ -2,6 +2,7 @@ package dev.rmqpatch.jmh.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -108,6 +109,7 @@ class JmhSmokeIT {
 
         String table = Files.readString(out.resolve("table.txt"));
         assertTrue(table.startsWith("command: scripts/jmh.sh SendPathBenchmark --smoke"), table);
+        assertTrue(table.contains("benchmarks ran on JDK " + System.getProperty("java.version")), table);
         assertTrue(table.contains("| operation          | stock ns/op | patched ns/op | speedup | stock B/op | patched B/op | B/op saved |"), table);
         assertTrue(table.contains("| SendPath [typical] |"), table);
         assertTrue(r.output().contains("| SendPath [typical] |"), "table printed: " + r.output());
@@ -122,11 +124,36 @@ class JmhSmokeIT {
         assertTrue(png.length > 10_000, png.length + " bytes");
     }
 
+    /**
+     * The benchmarks are Java 8 class files: {@code --jvm 8} forks them on the JDK 8 of scripts/jdk8.sh (in CI it must
+     * be had; elsewhere, without one, the test is skipped), and the table and results.json say so.
+     */
+    @Test
+    void forksRunOnJdk8WithJvm8() throws Exception {
+        Result jdk8 = exec(List.of("bash", script.getParent().resolve("jdk8.sh").toString()));
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (jdk8.status() != 0) {
+            assertFalse(ci, "JDK 8 is required in CI: " + jdk8.output());
+            org.junit.jupiter.api.Assumptions.abort("skipped: no JDK 8 here: " + jdk8.output());
+        }
+        Path out = workDir.resolve("run-jdk8");
+        Result r = exec(List.of("bash", script.toString(), "PropertiesBenchmark.parse", "--smoke", "--no-build", "--jvm", "8",
+            "--out", out.toString(), "--", "-p", "input=typical"));
+        assertEquals(0, r.status(), r.output());
+        assertTrue(Files.readString(out.resolve("table.txt")).contains("benchmarks ran on JDK 1.8.0_"), r.output());
+        JsonArray jmh = JsonParser.parseString(Files.readString(out.resolve("jmh.json"))).getAsJsonArray();
+        assertEquals(2, jmh.size(), "stock and patched parse");
+        for (JsonElement e : jmh) {
+            assertTrue(e.getAsJsonObject().get("jdkVersion").getAsString().startsWith("1.8.0_"), e.toString());
+        }
+    }
+
     @Test
     void scriptHelpAndBadArguments() throws Exception {
         Result help = exec(List.of("bash", script.toString(), "--help"));
         assertEquals(0, help.status());
-        assertTrue(help.output().startsWith("Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--out DIR]"), help.output());
+        assertTrue(help.output().startsWith("Usage: scripts/jmh.sh [REGEX] [--quick | --smoke] [--jvm JAVA | --jvm 8] [--out DIR]"),
+            help.output());
         assertTrue(help.output().contains("--quick") && help.output().contains("about 11 minutes"), help.output());
 
         Result bad = exec(List.of("bash", script.toString(), "--fast"));
