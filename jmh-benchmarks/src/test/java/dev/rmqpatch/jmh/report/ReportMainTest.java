@@ -122,6 +122,8 @@ class ReportMainTest {
         Run r = run("--in", sample("sample-jmh.json").toString(), "--out", out.toString(), "--command", "scripts/jmh.sh --quick");
         assertEquals(0, r.status(), r.err());
         String expectedTable = String.join("\n",
+            "benchmarks ran on JDK 17.0.15 (OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1)",
+            "",
             "| operation                  |  stock ns/op | patched ns/op | speedup | stock B/op | patched B/op | B/op saved |",
             "|----------------------------|-------------:|--------------:|--------:|-----------:|-------------:|-----------:|",
             "| Properties.parse [typical] | 500.0 ± 20.0 |  200.0 ± 10.0 |   2.50x |       3100 |         1240 |        60% |",
