@@ -29,7 +29,8 @@ same input) has no stock/patched pair: the report lists it below the table. Then
                (default, full: 2 forks, 5 x 1 s warmup, 5 x 1 s measurement: about 11 minutes on 2 cores)
   --jvm JAVA   the JVM the benchmark forks run on (JMH's -jvm): a java binary or a JDK home; --jvm 8 takes the JDK 8
                of scripts/jdk8.sh (fetched on first use). The benchmarks are Java 8 class files; JMH itself and the
-               report run on the java below. results.json and the table name the forks' JDK.
+               report run on the java below. results.json and the table name the forks' JDK. On a JDK 8 every
+               fork runs with -Xms1g -Xmx1g and without the benchmarks' JDK 9+ flags (--add-opens).
   --out DIR    output folder (default: jmh-benchmarks/target/jmh-results/<timestamp>)
   --no-build   fail instead of building benchmarks.jar when it is missing
   -- OPTS      further JMH options, passed through after the script's own (e.g. -- -p input=typical);
@@ -107,7 +108,12 @@ OUT=$(cd "$OUT" && pwd)
 CMD=("$JAVA" -jar "$JAR")
 [ -z "$REGEX" ] || CMD+=("$REGEX")
 CMD+=("${SETTINGS[@]}" -prof gc -rf json -rff "$OUT/jmh.json")
-[ -z "$FORK_JVM" ] || CMD+=(-jvm "$FORK_JVM")
+# A JDK 8 fork rejects the JDK 9+ flags some benchmarks append (--add-opens): there, every fork gets the same 1 GB
+# heap instead (a command-line -jvmArgsAppend replaces the annotations').
+if [ -n "$FORK_JVM" ]; then
+  CMD+=(-jvm "$FORK_JVM")
+  "$FORK_JVM" -version 2>&1 | grep -q '"1\.8\.' && CMD+=(-jvmArgsAppend "-Xms1g -Xmx1g")
+fi
 [ ${#PASS[@]} -eq 0 ] || CMD+=("${PASS[@]}")
 
 JMH_CMD=$(quote "${CMD[@]}")

@@ -73,21 +73,26 @@ class FrameBoundsIT {
      * data-version part of {@code claim} bytes and holds four: the name server reads it before anything else.
      */
     static RemotingCommand compressedRegisterBroker(int claim) throws IOException {
-        RegisterBrokerRequestHeader h = new RegisterBrokerRequestHeader();
-        h.setBrokerName("frame-bounds");
-        h.setBrokerAddr("127.0.0.1:1");
-        h.setClusterName("frame-bounds");
-        h.setHaServerAddr("127.0.0.1:2");
-        h.setBrokerId(0L);
-        h.setCompressed(true);
-        h.setBodyCrc32(0);
-        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.REGISTER_BROKER, h);
-        request.setVersion(MQVersion.CURRENT_VERSION);
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
         try (java.util.zip.DeflaterOutputStream d = new java.util.zip.DeflaterOutputStream(body)) {
             d.write(ByteBuffer.allocate(8).putInt(claim).putInt(0).array());
         }
-        request.setBody(body.toByteArray());
+        return registerBroker("frame-bounds", true, body.toByteArray());
+    }
+
+    /** A REGISTER_BROKER request as a 4.9.0 broker sends it (no body checksum), for a broker that does not exist. */
+    static RemotingCommand registerBroker(String name, boolean compressed, byte[] body) {
+        RegisterBrokerRequestHeader h = new RegisterBrokerRequestHeader();
+        h.setBrokerName(name);
+        h.setBrokerAddr("127.0.0.1:1");
+        h.setClusterName(name);
+        h.setHaServerAddr("127.0.0.1:2");
+        h.setBrokerId(0L);
+        h.setCompressed(compressed);
+        h.setBodyCrc32(0);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.REGISTER_BROKER, h);
+        request.setVersion(MQVersion.CURRENT_VERSION);
+        request.setBody(body);
         return request;
     }
 
