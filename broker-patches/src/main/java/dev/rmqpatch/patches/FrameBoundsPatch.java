@@ -28,7 +28,7 @@ final class FrameBoundsPatch implements Patch {
 
     @Override
     public String closes() {
-        return "unbounded allocation from remoting length fields (pre-authentication OutOfMemoryError)";
+        return "unbounded allocation from lengths and counts in requests (pre-authentication OutOfMemoryError)";
     }
 
     @Override
