@@ -52,9 +52,10 @@ if [ -z "$DIST_DIR_GIVEN" ]; then
   IFS=',' read -r -a NAMES <<< "$VARIANTS"
   for name in "${NAMES[@]}"; do
     name=${name// /}
+    name=${name%%@*}   # a JDK suffix (@8) picks the servers' JDK, not the distribution
     [ -n "$name" ] || continue
     version=${name%%-*}
-    case "$name" in *-patched) kind=patched ;; *) kind=stock ;; esac
+    case "$name" in *-patched|*-patched-without-*) kind=patched ;; *) kind=stock ;; esac
     dist="$ROOT/broker-patches/target/rocketmq-$version-$kind"
     [ -x "$dist/bin/mqbroker" ] && continue
     if [ -x "$ROOT/scripts/build.sh" ]; then

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.nio.file.Path;
 
 import dev.rmqpatch.cluster.Jdk8Home;
+import dev.rmqpatch.cluster.LocalCluster;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -53,8 +54,10 @@ final class Jdk8 {
      * prints which JVM it is, so the test report names the JVM each server ran on.
      */
     static void assertRunsOn(String what, long pid, Path javaHome) {
-        String exe = ProcessHandle.of(pid).flatMap(h -> h.info().command())
-            .orElseThrow(() -> new AssertionError(what + " (pid " + pid + ") is not running"));
+        String exe = LocalCluster.javaOf(pid);
+        if (exe == null) {
+            fail(what + " (pid " + pid + ") is not running");
+        }
         System.out.println("[Jdk8] " + what + " (pid " + pid + ") runs " + exe);
         assertTrue(Path.of(exe).toAbsolutePath().normalize().startsWith(javaHome.toAbsolutePath().normalize()),
             what + " runs " + exe + ", not the java of " + javaHome);

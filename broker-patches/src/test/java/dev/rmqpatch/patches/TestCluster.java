@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 final class TestCluster implements AutoCloseable {
 
     static final String FAST_DELAY_LEVELS = "1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s";
-    static final String JDK8_ENTROPY = "-Djava.security.egd=file:/dev/./urandom";
     private static final List<String> HEAP = List.of("-XX:MaxDirectMemorySize=256m");
 
     final Path dist;
@@ -57,13 +56,12 @@ final class TestCluster implements AutoCloseable {
         return this;
     }
 
-    /** The JDK the name server and broker run on (given to their bin scripts as JAVA_HOME), e.g. {@code Jdk8.home()}. */
+    /**
+     * The JDK the name server and broker run on (given to their bin scripts as JAVA_HOME, with LocalCluster's
+     * {@link LocalCluster#ENTROPY}), e.g. {@code Jdk8.home()}.
+     */
     TestCluster javaHome(Path home) {
         spec.javaHome = home;
-        if (home != null) {
-            // JDK 8 seeds SecureRandom from /dev/random, which blocks for seconds at every server start on these VMs.
-            javaOpt(JDK8_ENTROPY);
-        }
         return this;
     }
 

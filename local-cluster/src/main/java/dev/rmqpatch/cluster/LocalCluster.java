@@ -157,6 +157,12 @@ public final class LocalCluster implements AutoCloseable {
         Ports allocate(Topology topology) throws IOException;
     }
 
+    /**
+     * Given to every server when {@link Spec#javaHome} is set: JDK 8 seeds SecureRandom from /dev/random, which blocks
+     * for seconds at each server start on idle VMs. It changes nothing else (JDK 9+ read urandom by default).
+     */
+    public static final String ENTROPY = "-Djava.security.egd=file:/dev/./urandom";
+
     /** What to start. */
     public static final class Spec {
         /** Distribution folder, e.g. broker-patches/target/rocketmq-4.9.0-stock. */
@@ -180,7 +186,8 @@ public final class LocalCluster implements AutoCloseable {
         public List<String> namesrvJvmOptions = new ArrayList<>();
         /**
          * The JDK every server of this cluster runs on (its bin scripts are given it as JAVA_HOME), e.g. a JDK 8 from
-         * scripts/jdk8.sh; null: the JAVA_HOME (else the java on PATH) this process inherited.
+         * scripts/jdk8.sh; null: the JAVA_HOME (else the java on PATH) this process inherited. Given, every server also
+         * gets {@link #ENTROPY} and is checked, once up, to run this JDK's {@code java} (start fails otherwise).
          */
         public Path javaHome;
         /** Confs, process output, logs ({@code home/logs/rocketmqlogs}) and the stores go here. */
@@ -234,6 +241,7 @@ public final class LocalCluster implements AutoCloseable {
                 if (cluster.slave != null) {
                     cluster.launchAndAwait(cluster.slave);
                 }
+                cluster.checkJavaHome();
                 return cluster;
             } catch (ClusterException | RuntimeException e) {
                 boolean collision = cluster.portTaken();
@@ -259,11 +267,34 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** With a {@link Spec#javaHome}: every server runs that JDK's java (its executable, from /proc), else start fails. */
+    private void checkJavaHome() throws ClusterException {
+        if (spec.javaHome == null) {
+            return;
+        }
+        Path home = spec.javaHome.toAbsolutePath().normalize();
+        for (ManagedProcess p : processes()) {
+            String exe = javaOf(p.pid());
+            if (exe == null || !Path.of(exe).toAbsolutePath().normalize().startsWith(home)) {
+                throw new ClusterException(p.name() + " (pid " + p.pid() + ") runs " + exe + ", not the java of " + home
+                    + "; do the distribution's bin scripts honour JAVA_HOME?", null);
+            }
+        }
+    }
+
+    /** The executable process {@code pid} runs (from /proc), or null when it has ended or is not visible. */
+    public static String javaOf(long pid) {
+        return ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElse(null);
+    }
+
     private Map<String, String> env(String heap, Path home, List<String> jvmOptions) {
         Map<String, String> env = new LinkedHashMap<>();
         // user.home isolates logs (and anything else RocketMQ keeps under ~) in the run folder.
         StringBuilder opt = new StringBuilder("-Xms" + heap + " -Xmx" + heap + " -Duser.home=" + home);
         jvmOptions.forEach(o -> opt.append(' ').append(o));
+        if (spec.javaHome != null && !jvmOptions.contains(ENTROPY)) {
+            opt.append(' ').append(ENTROPY);
+        }
         env.put("JAVA_OPT", opt.toString());
         // An inherited ROCKETMQ_HOME would make the bin scripts load another installation's jars.
         env.put("ROCKETMQ_HOME", null);

@@ -21,9 +21,12 @@ public final class GcMonitor implements AutoCloseable {
         this.jstat = jstat;
     }
 
-    /** Starts watching; returns null (GC figures unavailable) when the JDK has no jstat. */
-    public static GcMonitor start(long pid, Path output) throws IOException {
-        Path binary = Path.of(System.getProperty("java.home"), "bin", "jstat");
+    /**
+     * Starts watching with the jstat of {@code javaHome}, the JDK the target runs (null: the harness's own, which the
+     * target then shares); returns null (GC figures unavailable) when that JDK has no jstat.
+     */
+    public static GcMonitor start(long pid, Path javaHome, Path output) throws IOException {
+        Path binary = (javaHome != null ? javaHome : Path.of(System.getProperty("java.home"))).resolve("bin/jstat");
         if (!Files.isExecutable(binary)) {
             return null;
         }

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The harness's way to start a {@link LocalCluster}: a broker counts as up once the name server lists it and its
  * statistics answer (a 4.9 broker fails runtime-info requests during its first second, before the stats sampler has
- * run once), and the master's GC is watched with jstat from then on.
+ * run once), and the master's GC is watched with jstat (the broker's own JDK's) from then on.
  */
 public final class HarnessClusters {
     private HarnessClusters() {
@@ -26,7 +26,7 @@ public final class HarnessClusters {
         };
         LocalCluster cluster = LocalCluster.start(spec);
         try {
-            cluster.attach(GcMonitor.start(cluster.brokerPid(), spec.workDir.resolve("broker-gc.jstat")));
+            cluster.attach(GcMonitor.start(cluster.brokerPid(), spec.javaHome, spec.workDir.resolve("broker-gc.jstat")));
         } catch (IOException e) {
             cluster.close();
             throw new LocalCluster.ClusterException("cannot start the GC monitor of the broker: " + e.getMessage(), e);

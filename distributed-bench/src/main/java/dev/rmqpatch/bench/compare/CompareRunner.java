@@ -89,9 +89,9 @@ public final class CompareRunner {
     public CompareResults run() throws CompareFailedException {
         for (Variant v : o.variants) {
             try {
-                LocalCluster.checkDistribution(v.dist(o.distDir), v.confName());
+                v.check(o.distDir);
             } catch (LocalCluster.ClusterException e) {
-                throw new CompareFailedException(v.name() + ": " + e.getMessage().replace("scripts/build.sh", v.buildHint()), e);
+                throw new CompareFailedException(e.getMessage(), e);
             }
         }
         results.baseline = o.baseline;
@@ -250,15 +250,11 @@ public final class CompareRunner {
         throws LocalCluster.ClusterException, RunFailedException, IOException {
         String label = v.name() + " r" + round + "/" + o.rounds;
         Path dir = o.outDir.resolve("runs/" + round + "-" + v.name());
-        LocalCluster.Spec cs = new LocalCluster.Spec();
-        cs.dist = v.dist(o.distDir);
-        cs.confName = v.confName();
-        cs.overrides.putAll(overrides(v));
+        LocalCluster.Spec cs = v.clusterSpec(o.distDir, overrides(v));
         cs.brokerHeap = o.brokerHeap;
         cs.topology = o.topology;
         cs.workDir = dir;
         cs.stopGrace = Duration.ZERO;
-        cs.brokerJvmOptions.addAll(v.jvmOptions());
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;

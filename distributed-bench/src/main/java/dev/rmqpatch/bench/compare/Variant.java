@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.cluster.Jdk8Home;
+import dev.rmqpatch.cluster.LocalCluster;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,35 +15,101 @@ import java.util.regex.Pattern;
  * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned|-patched]} works the same way.
  * {@code 4.9.0-patched-without-P7} (or {@code -without-P7+P8}) is the patched broker started with those patches
  * switched off ({@code -Drmqpatch.disable}): what one patch buys is all patches against all but that one.
+ *
+ * <p>A suffix {@code @8} runs the variant's servers on JDK 8 (the one {@code scripts/jdk8.sh} provides, or
+ * {@code -Drmqpatch.jdk8.home}); {@code @N} with N the harness's own JDK feature version runs them on the harness's JDK.
+ * Without a suffix they run on the JAVA_HOME (else the java on PATH) the harness inherited. {@code 4.9.0-tuned@8} and
+ * {@code 4.9.0-patched@8} compare the two on JDK 8.
  */
 public final class Variant {
     private static final Pattern NAME =
-        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?");
+        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?");
+
+    /** The JDK feature version the harness runs on: {@code @N} of it means "this JDK". */
+    private static final int HARNESS_JDK = Runtime.version().feature();
 
     private final String name;
     private final String version;
     private final boolean patched;
     private final boolean tuned;
     private final List<String> disabled;
+    private final Integer jdk;
 
-    private Variant(String name, String version, boolean tuned, boolean patched, List<String> disabled) {
+    private Variant(String name, String version, boolean tuned, boolean patched, List<String> disabled, Integer jdk) {
         this.name = name;
         this.version = version;
         this.tuned = tuned;
         this.patched = patched;
         this.disabled = disabled;
+        this.jdk = jdk;
     }
 
     public static Variant parse(String name) {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("variant '" + name + "' is not <version>, <version>-tuned, <version>-patched"
-                + " or <version>-patched-without-ID[+ID...] (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7)");
+                + " or <version>-patched-without-ID[+ID...], each optionally followed by @<JDK> (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7,"
+                + " 4.9.0-patched@8)");
         }
         String suffix = m.group(2);
         boolean patched = suffix != null && suffix.startsWith("-patched");
         List<String> disabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
-        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, disabled);
+        Integer jdk = m.group(4) == null ? null : Integer.valueOf(m.group(4));
+        if (jdk != null && jdk != 8 && jdk != HARNESS_JDK) {
+            throw new IllegalArgumentException("variant '" + name + "': JDK " + jdk + " is not known here; @8 (scripts/jdk8.sh) and @"
+                + HARNESS_JDK + " (the harness's own JDK) are");
+        }
+        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, disabled, jdk);
+    }
+
+    /** The JDK feature version the variant's servers are to run on, or null: the inherited JAVA_HOME. */
+    public Integer jdk() {
+        return jdk;
+    }
+
+    /**
+     * The JDK home the variant's servers run on (null: inherited); for {@code @8}, found once per JVM by
+     * {@link Jdk8Home} (which fetches it on first use).
+     */
+    public Path javaHome() throws LocalCluster.ClusterException {
+        if (jdk == null) {
+            return null;
+        }
+        if (jdk == HARNESS_JDK) {
+            return Path.of(System.getProperty("java.home"));
+        }
+        try {
+            return Jdk8Home.find();
+        } catch (Jdk8Home.Unavailable e) {
+            throw new LocalCluster.ClusterException(name + " asks for JDK 8, and none can be had: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Before anything starts: the distribution is there (else the message says how to build it) and the JDK the variant
+     * asks for can be had.
+     */
+    public void check(Path distDir) throws LocalCluster.ClusterException {
+        try {
+            LocalCluster.checkDistribution(dist(distDir), confName());
+        } catch (LocalCluster.ClusterException e) {
+            throw new LocalCluster.ClusterException(name + ": " + e.getMessage().replace("scripts/build.sh", buildHint()), e);
+        }
+        javaHome();
+    }
+
+    /**
+     * What a run starts for this variant, before the mode adds heap, topology and folders: its distribution, conf,
+     * conf overrides (as {@link ComparisonMetadata#overrides} chose them), patch switches and JDK.
+     */
+    public LocalCluster.Spec clusterSpec(Path distDir, Map<String, String> confOverrides) throws LocalCluster.ClusterException {
+        LocalCluster.Spec cs = new LocalCluster.Spec();
+        cs.dist = dist(distDir);
+        cs.confName = confName();
+        cs.overrides.putAll(confOverrides);
+        cs.brokerJvmOptions.addAll(jvmOptions());
+        cs.javaHome = javaHome();
+        return cs;
     }
 
     /** Patch ids this variant switches off at broker start (empty for all others). */

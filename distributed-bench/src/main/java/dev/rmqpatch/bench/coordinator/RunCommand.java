@@ -253,7 +253,7 @@ public final class RunCommand {
                 brokerPid = pid == null ? null : Long.parseLong(pid);
                 if (brokerPid != null) {
                     roles.put("broker", List.of(brokerPid));
-                    gc = dev.rmqpatch.bench.broker.GcMonitor.start(brokerPid, outDir.resolve("broker-gc.jstat"));
+                    gc = dev.rmqpatch.bench.broker.GcMonitor.start(brokerPid, null, outDir.resolve("broker-gc.jstat"));
                 }
                 if (jmxTargets != null) {
                     jmx = new JmxBrokerProbe(jmxTargets, jmxAccess, JmxBrokerProbe.DEFAULT_TIMEOUT);

@@ -104,9 +104,9 @@ public final class EfficiencyRunner {
     public EfficiencyResults run() throws CompareRunner.CompareFailedException {
         for (Variant v : o.variants) {
             try {
-                LocalCluster.checkDistribution(v.dist(o.distDir), v.confName());
+                v.check(o.distDir);
             } catch (LocalCluster.ClusterException e) {
-                throw new CompareRunner.CompareFailedException(v.name() + ": " + e.getMessage().replace("scripts/build.sh", v.buildHint()), e);
+                throw new CompareRunner.CompareFailedException(e.getMessage(), e);
             }
         }
         PinningPlan plan = PinningPlan.of(affinity);
@@ -196,16 +196,12 @@ public final class EfficiencyRunner {
     private void start(Run run, BrokerAdmin admin, List<String> sameCpuCount)
         throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
         for (Variant v : o.variants) {
-            LocalCluster.Spec cs = new LocalCluster.Spec();
-            cs.dist = v.dist(o.distDir);
-            cs.confName = v.confName();
-            cs.overrides.putAll(overrides.get(v.name()));
+            LocalCluster.Spec cs = v.clusterSpec(o.distDir, overrides.get(v.name()));
             cs.brokerHeap = o.brokerHeap;
             cs.topology = o.topology;
             cs.workDir = o.outDir.resolve("brokers/" + v.name());
             cs.stopGrace = Duration.ZERO;
-            cs.brokerJvmOptions.addAll(sameCpuCount);
-            cs.brokerJvmOptions.addAll(v.jvmOptions());
+            cs.brokerJvmOptions.addAll(0, sameCpuCount);
             out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", elapsed(), v.name(),
                 o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
                 cs.overrides.isEmpty() ? "" : cs.overrides);

@@ -40,4 +40,24 @@ class VariantTest {
             assertTrue(e.getMessage().contains("-without-ID"), e.getMessage());
         }
     }
+
+    @Test
+    void aJdkSuffixChoosesTheServersJdkAndNothingElse() throws Exception {
+        Variant v = Variant.parse("4.9.0-patched-without-P7@8");
+        assertEquals(8, v.jdk());
+        assertEquals("4.9.0-patched-without-P7@8", v.name());
+        assertEquals("rocketmq-4.9.0-patched", v.distName());
+        assertEquals(List.of("P7"), v.disabledPatches());
+        assertEquals(null, Variant.parse("4.9.0-tuned").jdk());
+        assertEquals(null, Variant.parse("4.9.0-tuned").javaHome(), "no suffix: the inherited JAVA_HOME");
+        int own = Runtime.version().feature();
+        assertEquals(java.nio.file.Path.of(System.getProperty("java.home")), Variant.parse("4.9.0-tuned@" + own).javaHome());
+    }
+
+    @Test
+    void anUnknownJdkIsRefusedWithTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-patched@7"));
+        assertTrue(e.getMessage().contains("@8") && e.getMessage().contains("JDK 7"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-patched@"));
+    }
 }
