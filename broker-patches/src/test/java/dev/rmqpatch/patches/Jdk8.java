@@ -19,34 +19,28 @@ final class Jdk8 {
     private Jdk8() {
     }
 
-    static boolean inCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
-    }
-
     /** The JDK 8 home; skips (locally) or fails (CI) the calling test when there is none. */
     static Path home() {
-        try {
-            return Jdk8Home.find();
-        } catch (Jdk8Home.Unavailable e) {
-            if (inCi()) {
-                fail("JDK 8 is required in CI and could not be had: " + e.getMessage());
-            }
-            Assumptions.abort("skipped: no JDK 8 here (" + e.getMessage() + "); scripts/jdk8.sh provides one");
-            throw new AssertionError("unreachable");
+        Path home = homeOrNull();
+        if (home == null) {
+            Assumptions.abort("skipped: no JDK 8 here (" + Jdk8Home.failure() + "); scripts/jdk8.sh provides one");
         }
+        return home;
     }
 
     /** The JDK 8 home, or null (locally, said on stderr) when there is none; fails in CI. */
     static Path homeOrNull() {
+        Path home;
         try {
-            return Jdk8Home.find();
-        } catch (Jdk8Home.Unavailable e) {
-            if (inCi()) {
-                fail("JDK 8 is required in CI and could not be had: " + e.getMessage());
-            }
-            System.err.println("[Jdk8] no JDK 8 here (" + e.getMessage() + ")");
-            return null;
+            home = Jdk8Home.forTests();
+        } catch (IllegalStateException e) {
+            fail(e.getMessage());
+            throw e;
         }
+        if (home == null) {
+            System.err.println("[Jdk8] no JDK 8 here (" + Jdk8Home.failure() + ")");
+        }
+        return home;
     }
 
     /**

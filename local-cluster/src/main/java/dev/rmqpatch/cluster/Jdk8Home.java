@@ -46,6 +46,31 @@ public final class Jdk8Home {
         return home;
     }
 
+    /** Whether this runs in CI ({@code CI=true}), where a JDK 8 is required. */
+    private static boolean inCi() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /**
+     * The one rule for tests that want a JDK 8: its home; else, outside CI, null (the caller skips or falls back, and
+     * says so); in CI, an IllegalStateException with the reason, since CI must run the JDK 8 tests.
+     */
+    public static Path forTests() {
+        try {
+            return find();
+        } catch (Unavailable e) {
+            if (inCi()) {
+                throw new IllegalStateException("JDK 8 is required in CI and could not be had: " + e.getMessage(), e);
+            }
+            return null;
+        }
+    }
+
+    /** Why {@link #find} failed, or null when it has not (yet). */
+    public static synchronized String failure() {
+        return failure;
+    }
+
     private static Path locate() throws Unavailable {
         String given = System.getProperty(PROPERTY);
         Path candidate;

@@ -8,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.cluster.Jdk8Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * CI smoke of scripts/compare.sh --efficiency with real brokers: two variants up at once, two one-second windows per
  * variant at a given rate, pinning on (or its fallback where affinity cannot be set) and the profiler attached; then the
- * same for --topology ms-sync. It checks the documented results.json, table, chart and flame graphs; nothing about
+ * same for --topology ms-sync. The first run's patched broker runs on JDK 8 (a variant's {@code @8}) where one can be had,
+ * as always in CI. It checks the documented results.json, table, chart and flame graphs; nothing about
  * speed.
  */
 @Timeout(600)
@@ -60,7 +62,14 @@ class CompareEfficiencyIT {
         Dists.stock();
         Dists.patched();
         Path out = dir.resolve("eff");
-        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", "2", "--window", "1", "--warmup", "2",
+        // The patched variant's servers on JDK 8 where one can be had (always in CI): the harness's @8, and the
+        // profiler attached to a JDK 8 broker.
+        Path jdk8 = Jdk8Home.forTests();
+        String patchedName = jdk8 != null ? "4.9.0-patched@8" : "4.9.0-patched";
+        if (jdk8 == null) {
+            System.err.println("[CompareEfficiencyIT] no JDK 8 here (" + Jdk8Home.failure() + "); the patched broker runs on this JDK");
+        }
+        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned," + patchedName, "--pairs", "2", "--window", "1", "--warmup", "2",
             "--rate", "1000", "--pin", "on", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
         assertTrue(printed.contains("[measure     pair"), printed);
 
@@ -91,6 +100,14 @@ class CompareEfficiencyIT {
             assertEquals(1.0, areas, 0.001, "the area shares add up");
             String html = Files.readString(out.resolve(profile.get("flameGraph").getAsString()));
             assertTrue(html.startsWith("<!DOCTYPE html>"));
+        }
+        JsonObject servers = r.getAsJsonObject("metadata").getAsJsonObject("variants");
+        String tunedJava = servers.getAsJsonObject("4.9.0-tuned").getAsJsonArray("brokerCommandLine").get(0).getAsString();
+        String patchedJava = servers.getAsJsonObject(patchedName).getAsJsonArray("brokerCommandLine").get(0).getAsString();
+        System.out.println("[CompareEfficiencyIT] 4.9.0-tuned broker ran " + tunedJava + "; " + patchedName + " broker ran " + patchedJava);
+        if (jdk8 != null) {
+            assertTrue(Path.of(patchedJava).startsWith(jdk8), patchedName + " ran " + patchedJava + ", not JDK 8's java under " + jdk8);
+            assertTrue(!Path.of(tunedJava).startsWith(jdk8), "4.9.0-tuned (no suffix) ran JDK 8's java: " + tunedJava);
         }
         JsonObject patched = variants.get(1).getAsJsonObject().getAsJsonObject("brokerCpuUsPerMsg");
         assertTrue(patched.get("ratio").getAsDouble() > 0);
