@@ -84,7 +84,14 @@ public final class AsyncProfiler {
         try {
             vm.loadAgentPath(library.toString(), command + ",log=" + log);
             return readLog(log);
-        } catch (AgentInitializationException | AgentLoadException e) {
+        } catch (AgentLoadException e) {
+            if (isJdk8Success(e)) {
+                return readLog(log);
+            }
+            String said = readLog(log);
+            throw new ProfilerException("async-profiler refused '" + command + "' in JVM " + pid + ": "
+                + (said.isEmpty() ? e.getMessage() : said), e);
+        } catch (AgentInitializationException e) {
             String said = readLog(log);
             throw new ProfilerException("async-profiler refused '" + command + "' in JVM " + pid + ": "
                 + (said.isEmpty() ? e.getMessage() : said), e);
@@ -97,6 +104,14 @@ public final class AsyncProfiler {
                 // The command's outcome is known already.
             }
         }
+    }
+
+    /**
+     * A JDK 8 target answers a load with the bare return code ("0") where the JDK 9+ client expects "return code: 0",
+     * so the client reports even a successful load as an AgentLoadException whose message is that code.
+     */
+    static boolean isJdk8Success(AgentLoadException e) {
+        return "0".equals(String.valueOf(e.getMessage()).trim());
     }
 
     private static String readLog(Path log) {
