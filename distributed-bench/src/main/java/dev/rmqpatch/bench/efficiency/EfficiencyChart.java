@@ -16,7 +16,8 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * chart.png of an efficiency run, three panels: broker CPU per message of every window in the interval over the run
+ * chart.png of an efficiency run, three panels: the main CPU figure ({@link CpuMeasure}: the broker's, or in ms-sync the
+ * master + slave pair's) per message of every window in the interval over the run
  * (drift and pairing visible), every pair's ratio to the baseline with the estimate and its 95% interval, and p99
  * latency per window (the rate was below saturation if it stayed flat).
  */
@@ -29,8 +30,10 @@ public final class EfficiencyChart {
 
     public static void write(EfficiencyResults r, Path png) throws IOException {
         List<Chart<?, ?>> charts = new ArrayList<>();
-        charts.add(perWindow(r, "Broker CPU per message, windows in the interval", "us/msg", w -> w.brokerCpuUsPerMsg));
-        charts.add(ratios(r));
+        CpuMeasure main = CpuMeasure.main(r);
+        charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : "Broker") + " CPU per message, windows in the interval", "us/msg",
+            main::of));
+        charts.add(ratios(r, main));
         charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
@@ -69,12 +72,14 @@ public final class EfficiencyChart {
         return chart;
     }
 
-    private static XYChart ratios(EfficiencyResults r) {
-        XYChart chart = chart("CPU/msg ratio to " + r.baseline + " per pair (grey: 1.0)", "pair", "ratio");
+    private static XYChart ratios(EfficiencyResults r, CpuMeasure measure) {
+        XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU/msg ratio to " + r.baseline + " per pair (grey: 1.0)", "pair",
+            "ratio");
         var pairs = EfficiencySummary.measuredPairs(r.windows, r.pinning.applied);
         int color = 1;
         for (EfficiencyResults.VariantResult v : r.variants) {
-            if (v.name.equals(r.baseline) || v.brokerCpuUsPerMsg == null || v.brokerCpuUsPerMsg.ratio == null) {
+            EfficiencyResults.CpuFigure f = measure.of(v);
+            if (v.name.equals(r.baseline) || f == null || f.ratio == null) {
                 continue;
             }
             List<Number> x = new ArrayList<>();
@@ -82,9 +87,9 @@ public final class EfficiencyChart {
             pairs.forEach((pair, windows) -> {
                 Window a = windows.get(v.name);
                 Window b = windows.get(r.baseline);
-                if (a != null && b != null && a.inInterval && b.inInterval) {
+                if (a != null && b != null && a.inInterval && b.inInterval && measure.of(a) != null && measure.of(b) != null) {
                     x.add(pair);
-                    y.add(a.brokerCpuUsPerMsg / b.brokerCpuUsPerMsg);
+                    y.add(measure.of(a) / measure.of(b));
                 }
             });
             if (x.isEmpty()) {
@@ -96,10 +101,10 @@ public final class EfficiencyChart {
             points.setMarker(SeriesMarkers.CIRCLE);
             points.setMarkerColor(c);
             List<Number> ends = List.of(x.get(0), x.get(x.size() - 1));
-            double[] ci = v.brokerCpuUsPerMsg.ratioCi95;
-            line(chart, v.name + " " + String.format(java.util.Locale.ROOT, "%.3f", v.brokerCpuUsPerMsg.ratio)
+            double[] ci = f.ratioCi95;
+            line(chart, v.name + " " + String.format(java.util.Locale.ROOT, "%.3f", f.ratio)
                 + (ci == null ? "" : String.format(java.util.Locale.ROOT, ", CI %.3f-%.3f (dashed)", ci[0], ci[1])), ends,
-                v.brokerCpuUsPerMsg.ratio, c, false).setShowInLegend(true);
+                f.ratio, c, false).setShowInLegend(true);
             if (ci != null) {
                 line(chart, v.name + " 95% CI low", ends, ci[0], c, true);
                 line(chart, v.name + " 95% CI high", ends, ci[1], c, true);

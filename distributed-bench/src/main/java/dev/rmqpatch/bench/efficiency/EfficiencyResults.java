@@ -25,6 +25,8 @@ public final class EfficiencyResults {
     public int pairsPlanned;
     public int pairsMeasured;
     public String estimator;
+    /** The CpuMeasure whose ratio is the run's result: BROKER (single topology) or PAIR (ms-sync: master + slave). */
+    public String mainFigure;
     public Pinning pinning = new Pinning();
     public Probe probe = new Probe();
     public List<VariantResult> variants = new ArrayList<>();
@@ -42,8 +44,10 @@ public final class EfficiencyResults {
         public String conf;
         public Map<String, String> confOverrides;
         public CpuFigure brokerCpuUsPerMsg;
-        /** ms-sync only: the slave JVM's CPU per message the master stored, over the same windows. */
-        public WindowStats slaveCpuUsPerMsg;
+        /** ms-sync only: the slave JVM's CPU per message the master stored, over the same windows, with its ratio. */
+        public CpuFigure slaveCpuUsPerMsg;
+        /** ms-sync only: master + slave CPU per message, the run's main figure there (see {@link EfficiencyResults#mainFigure}). */
+        public CpuFigure pairCpuUsPerMsg;
         public WindowStats storedBytesPerMsg;
         public WindowStats storedMsgPerS;
         public WindowStats gcPauseMs;
@@ -58,7 +62,7 @@ public final class EfficiencyResults {
         public ProfileSet.VariantProfile profile;
     }
 
-    /** Broker CPU per message: the variant's own median over its windows, and for non-baseline variants the paired ratio. */
+    /** CPU per message (broker, slave or pair): the variant's own median over its windows, and for non-baseline variants the paired ratio. */
     public static final class CpuFigure {
         public Double median;
         public Double min;

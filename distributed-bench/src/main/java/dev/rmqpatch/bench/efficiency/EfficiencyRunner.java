@@ -117,6 +117,7 @@ public final class EfficiencyRunner {
         results.windowSeconds = o.windowSeconds;
         results.pairsPlanned = o.pairs;
         results.estimator = EfficiencySummary.ESTIMATOR;
+        results.mainFigure = CpuMeasure.mainFor(o.topology).name();
         results.pinning.mode = o.pin.label();
         results.pinning.activeProcessorCount = cpus;
         results.pinning.brokerCpus = plan.brokerCpus();
@@ -382,7 +383,7 @@ public final class EfficiencyRunner {
             if (v.equals(o.baseline)) {
                 continue;
             }
-            List<Double> ratios = EfficiencySummary.ratios(measuredPairs, v, o.baseline);
+            List<Double> ratios = EfficiencySummary.ratios(measuredPairs, v, o.baseline, CpuMeasure.main(results));
             if (ratios.size() < 2) {
                 continue;
             }
@@ -473,9 +474,12 @@ public final class EfficiencyRunner {
             }
             if (run.pinning.available()) {
                 EfficiencyResults.Calibration c = new EfficiencyResults.Calibration();
+                CpuMeasure mainMeasure = CpuMeasure.main(results);
                 c.pairsPerState = CALIBRATION_BLOCKS_PER_STATE * PAIRS_PER_BLOCK;
-                c.sdLogRatioPinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, true), names, o.baseline);
-                c.sdLogRatioUnpinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, false), names, o.baseline);
+                c.sdLogRatioPinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, true), names, o.baseline,
+                    mainMeasure);
+                c.sdLogRatioUnpinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, false), names, o.baseline,
+                    mainMeasure);
                 c.keptPinned = c.sdLogRatioPinned != null && c.sdLogRatioUnpinned != null && c.sdLogRatioPinned < c.sdLogRatioUnpinned;
                 p.calibration = c;
                 keptPinned = c.keptPinned;

@@ -43,14 +43,18 @@ public final class EfficiencySummary {
         return pairs;
     }
 
-    /** Per-pair ratios of {@code variant} to {@code baseline}, over pairs where both windows are usable, in pair order. */
-    static List<Double> ratios(Map<Integer, Map<String, Window>> pairs, String variant, String baseline) {
+    /** Per-pair ratios of one figure, over pairs where both windows are usable and have it, in pair order. */
+    static List<Double> ratios(Map<Integer, Map<String, Window>> pairs, String variant, String baseline, CpuMeasure measure) {
         List<Double> ratios = new ArrayList<>();
         for (Map<String, Window> pair : pairs.values()) {
             Window x = pair.get(variant);
             Window b = pair.get(baseline);
             if (x != null && b != null && x.usable() && b.usable()) {
-                ratios.add(x.brokerCpuUsPerMsg / b.brokerCpuUsPerMsg);
+                Double a = measure.of(x);
+                Double c = measure.of(b);
+                if (a != null && c != null && a > 0 && c > 0) {
+                    ratios.add(a / c);
+                }
             }
         }
         return ratios;
@@ -59,6 +63,7 @@ public final class EfficiencySummary {
     /** Fills every variant's figures and marks the windows that went into the interval. */
     public static void summarize(EfficiencyResults results, boolean keptPinned) {
         Map<Integer, Map<String, Window>> pairs = measuredPairs(results.windows, keptPinned);
+        CpuMeasure main = CpuMeasure.main(results);
         results.pairsMeasured = pairs.size();
         for (Map<String, Window> pair : pairs.values()) {
             Window b = pair.get(results.baseline);
@@ -94,13 +99,20 @@ public final class EfficiencySummary {
                     v.failedSends += w.failed;
                 }
             }
-            v.brokerCpuUsPerMsg = cpuFigure(used);
             v.storedBytesPerMsg = stats(used, w -> w.storedBytesPerMsg);
             v.storedMsgPerS = stats(used, w -> w.storedMsgPerS);
             v.gcPauseMs = stats(used, w -> w.gcPauseMs);
             v.otherCpuCores = stats(used, w -> w.otherCpuCores);
-            EfficiencyResults.WindowStats slave = stats(used, w -> w.slaveCpuUsPerMsg);
-            v.slaveCpuUsPerMsg = slave.windows > 0 ? slave : null;
+            for (CpuMeasure m : CpuMeasure.values()) {
+                m.set(v, null);
+            }
+            for (CpuMeasure m : main.reported()) {
+                EfficiencyResults.CpuFigure f = cpuFigure(used, m);
+                m.set(v, f.windows > 0 || m == CpuMeasure.BROKER ? f : null);
+                if (f.windows > 0 && !v.name.equals(results.baseline)) {
+                    relate(f, ratios(pairs, v.name, results.baseline, m));
+                }
+            }
             List<Histogram> latencies = new ArrayList<>();
             for (Window w : used) {
                 if (w.latency != null) {
@@ -108,9 +120,6 @@ public final class EfficiencySummary {
                 }
             }
             v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
-            if (!v.name.equals(results.baseline)) {
-                relate(v.brokerCpuUsPerMsg, ratios(pairs, v.name, results.baseline));
-            }
         }
     }
 
@@ -129,8 +138,8 @@ public final class EfficiencySummary {
         f.verdict = r.resolved() && r.pairs() >= MIN_PAIRS_FOR_VERDICT ? RESOLVED : UNRESOLVED;
     }
 
-    private static EfficiencyResults.CpuFigure cpuFigure(List<Window> used) {
-        EfficiencyResults.WindowStats s = stats(used, w -> w.brokerCpuUsPerMsg);
+    private static EfficiencyResults.CpuFigure cpuFigure(List<Window> used, CpuMeasure measure) {
+        EfficiencyResults.WindowStats s = stats(used, measure::of);
         EfficiencyResults.CpuFigure f = new EfficiencyResults.CpuFigure();
         f.median = s.median;
         f.min = s.min;
@@ -161,14 +170,14 @@ public final class EfficiencySummary {
     }
 
     /** Scatter of the per-pair log ratio over the given pairs, averaged over the non-baseline variants; null below two pairs. */
-    static Double sdLogRatio(Map<Integer, Map<String, Window>> pairs, List<String> variants, String baseline) {
+    static Double sdLogRatio(Map<Integer, Map<String, Window>> pairs, List<String> variants, String baseline, CpuMeasure measure) {
         double sum = 0;
         int n = 0;
         for (String v : variants) {
             if (v.equals(baseline)) {
                 continue;
             }
-            List<Double> ratios = ratios(pairs, v, baseline);
+            List<Double> ratios = ratios(pairs, v, baseline, measure);
             if (ratios.size() >= 2) {
                 sum += PairedRatio.of(ratios).sdLog();
                 n++;

@@ -13,9 +13,11 @@ public final class EfficiencyTable {
 
     public static String render(EfficiencyResults r) {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "efficiency: broker CPU per message at a fixed %s msg/s (%s), %d measured pair(s) of %d s windows on "
+        CpuMeasure main = CpuMeasure.main(r);
+        List<CpuMeasure> measures = main.reported();
+        s.append(String.format(Locale.ROOT, "efficiency: %s CPU per message at a fixed %s msg/s (%s), %d measured pair(s) of %d s windows on "
                 + "warm brokers with warm agents (client %s), variants alternating in counterbalanced order%n",
-            r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
+            main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : "broker", r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
             r.pairsMeasured, r.windowSeconds, r.clientMode == null ? "rocketmq" : r.clientMode));
         s.append("pinning: ").append(r.pinning.description == null ? "-" : r.pinning.description);
         if (r.pinning.calibration != null) {
@@ -27,17 +29,16 @@ public final class EfficiencyTable {
         }
         s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n%n", r.pinning.activeProcessorCount));
 
-        boolean slaves = r.variants.stream().anyMatch(v -> v.slaveCpuUsPerMsg != null);
         List<String[]> rows = new ArrayList<>();
-        List<String> header = new ArrayList<>(List.of("variant", "broker us/msg", "(min-max)", "x " + r.baseline, "95% CI", "verdict", "+/-",
-            "pairs"));
-        if (slaves) {
-            header.add("slave us/msg");
+        List<String> header = new ArrayList<>(List.of("variant", main.label + " us/msg", "(min-max)", "x " + r.baseline, "95% CI", "verdict",
+            "+/-", "pairs"));
+        for (CpuMeasure m : measures.subList(1, measures.size())) {
+            header.addAll(List.of(m.label + " us/msg", "x", "95% CI"));
         }
         header.addAll(List.of("p50 ms", "p99 ms", "stored B/msg", "msg/s", "windows not usable"));
         rows.add(header.toArray(new String[0]));
         for (EfficiencyResults.VariantResult v : r.variants) {
-            EfficiencyResults.CpuFigure c = v.brokerCpuUsPerMsg;
+            EfficiencyResults.CpuFigure c = main.of(v);
             if (c == null) {
                 continue;
             }
@@ -47,8 +48,11 @@ public final class EfficiencyTable {
                 base ? "" : ratio(c.ratio), base ? "" : interval(c.ratioCi95), base ? "" : String.valueOf(c.verdict),
                 base || c.halfWidth == null ? "" : String.format(Locale.ROOT, "%.1f%%", c.halfWidth * 100),
                 base || c.pairs == null ? "" : Integer.toString(c.pairs)));
-            if (slaves) {
-                row.add(v.slaveCpuUsPerMsg == null ? "-" : Format.num(v.slaveCpuUsPerMsg.median, 1));
+            for (CpuMeasure m : measures.subList(1, measures.size())) {
+                EfficiencyResults.CpuFigure f = m.of(v);
+                row.add(f == null ? "-" : Format.num(f.median, 1));
+                row.add(f == null || base ? "" : ratio(f.ratio));
+                row.add(f == null || base ? "" : interval(f.ratioCi95));
             }
             row.addAll(List.of(Format.num(v.latencyMs == null ? null : v.latencyMs.p50, 2), Format.num(v.latencyMs == null ? null : v.latencyMs.p99, 2),
                 Format.num(v.storedBytesPerMsg == null ? null : v.storedBytesPerMsg.median, 1),
@@ -56,18 +60,19 @@ public final class EfficiencyTable {
             rows.add(row.toArray(new String[0]));
         }
         s.append(Table.render(rows));
-        s.append("broker us/msg: median over the variant's windows in the interval; x: geometric mean of the per-pair ratios to ")
+        s.append(main.label).append(" us/msg: ").append(main.meaning).append(", CPU per message stored, median over the variant's windows "
+                + "in the interval; x: geometric mean of the per-pair ratios to ")
             .append(r.baseline).append("; 95% CI: percentile bootstrap over pairs; +/-: half its width; resolved = the CI (and the "
                 + "Student-t check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
+        for (CpuMeasure m : measures.subList(1, measures.size())) {
+            s.append(m.label).append(" us/msg: ").append(m.meaning).append(", per message the master stored\n");
+        }
         for (EfficiencyResults.VariantResult v : r.variants) {
-            EfficiencyResults.CpuFigure c = v.brokerCpuUsPerMsg;
+            EfficiencyResults.CpuFigure c = main.of(v);
             if (c != null && c.ratioCi95TCheck != null) {
                 s.append(String.format(Locale.ROOT, "t-check %s: %s (sd of per-pair log ratio %s)%n", v.name, interval(c.ratioCi95TCheck),
                     Format.num(c.sdLogRatio, 4)));
             }
-        }
-        if (slaves) {
-            s.append("ms-sync: broker us/msg is the SYNC_MASTER's JVM; slave us/msg is its SLAVE's CPU over the same windows per message stored\n");
         }
         if (!r.probe.saturatedMsgPerS.isEmpty()) {
             List<String> sat = new ArrayList<>();

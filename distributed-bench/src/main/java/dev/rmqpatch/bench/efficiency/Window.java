@@ -34,6 +34,8 @@ public final class Window {
     public Double brokerCores;
     /** ms-sync: the slave JVM's CPU over the window per message the master stored. */
     public Double slaveCpuUsPerMsg;
+    /** ms-sync: master + slave JVM CPU over the window per message the master stored: what the pair costs. */
+    public Double pairCpuUsPerMsg;
     public Double storedBytesPerMsg;
     public Double gcPauseMs;
     /** Busy CPU of the machine not explained by any process of the run, cores: other load. */

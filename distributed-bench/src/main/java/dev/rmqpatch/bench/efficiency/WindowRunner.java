@@ -187,6 +187,9 @@ final class WindowRunner {
         Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyRunner.SLAVE_ROLE);
         if (slaveCores != null && f.messagesStored != null && f.messagesStored > 0) {
             w.slaveCpuUsPerMsg = slaveCores * f.windowSeconds * 1e6 / f.messagesStored;
+            if (w.brokerCpuUsPerMsg != null) {
+                w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
+            }
         }
         List<Histogram> latencies = new ArrayList<>();
         for (ProgressReport r : reports) {
@@ -210,7 +213,7 @@ final class WindowRunner {
             : String.format(Locale.ROOT, "%,.0f msg/s (unlimited)", nz(w.storedMsgPerS));
         out.printf(Locale.ROOT, "[%-11s pair %3d] %-16s %s  p99 %s ms  broker %s us/msg (%s cores)%s  other %s cores%s%s%s%n",
             w.phase, w.pair, w.variant, rate, Format.num(w.latencyMs.p99, 2), Format.num(w.brokerCpuUsPerMsg, 1), Format.num(w.brokerCores, 2),
-            w.slaveCpuUsPerMsg == null ? "" : ", slave " + Format.num(w.slaveCpuUsPerMsg, 1) + " us/msg",
+            w.slaveCpuUsPerMsg == null ? "" : ", slave " + Format.num(w.slaveCpuUsPerMsg, 1) + " us/msg, pair " + Format.num(w.pairCpuUsPerMsg, 1) + " us/msg",
             Format.num(w.otherCpuCores, 2), w.pinned ? "  pinned" : "", w.profiled ? "  profiled" : "",
             w.note == null ? "" : "  <- " + w.note);
         out.flush();

@@ -155,6 +155,47 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void msSyncsMainFigureIsThePairMasterPlusSlaveWithTheMastersAndTheSlavesBesideIt() throws Exception {
+        EfficiencyResults r = run();
+        r.mainFigure = CpuMeasure.PAIR.name();
+        Random random = new Random(5);
+        for (Window w : r.windows) {
+            // The patched master 20% cheaper, its slave 5% dearer: the pair's ratio lies between, weighted by their costs.
+            boolean patched = w.variant.endsWith("patched");
+            w.brokerCpuUsPerMsg = 80 * (patched ? 0.80 : 1.0) * Math.exp(0.02 * random.nextGaussian());
+            w.slaveCpuUsPerMsg = 40 * (patched ? 1.05 : 1.0) * Math.exp(0.02 * random.nextGaussian());
+            w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
+        }
+        EfficiencySummary.summarize(r, false);
+        EfficiencyResults.VariantResult patched = r.variants.get(1);
+        assertEquals(0.80, patched.brokerCpuUsPerMsg.ratio, 0.02);
+        assertEquals(1.05, patched.slaveCpuUsPerMsg.ratio, 0.02);
+        assertEquals((80 * 0.80 + 40 * 1.05) / 120, patched.pairCpuUsPerMsg.ratio, 0.02);
+        assertEquals(29, patched.pairCpuUsPerMsg.pairs);
+        assertTrue(patched.pairCpuUsPerMsg.ratioCi95[1] < 0.92, "the pair's interval excludes the master-only figure's neighbourhood of 1.0");
+        assertEquals(EfficiencySummary.RESOLVED, patched.slaveCpuUsPerMsg.verdict);
+        assertNull(r.variants.get(0).pairCpuUsPerMsg.ratio);
+        assertEquals(120, r.variants.get(0).pairCpuUsPerMsg.median, 6);
+
+        String table = EfficiencyTable.render(r);
+        String header = table.lines().filter(l -> l.startsWith("variant")).findFirst().orElseThrow();
+        assertTrue(header.indexOf("pair us/msg") < header.indexOf("broker us/msg") && header.indexOf("broker us/msg") < header.indexOf("slave us/msg"),
+            header);
+        assertTrue(table.contains("pair us/msg: SYNC_MASTER + SLAVE JVMs together"), table);
+        assertTrue(table.startsWith("efficiency: SYNC_MASTER + SLAVE CPU per message"), table);
+        String patchedRow = table.lines().filter(l -> l.startsWith("4.9.0-patched")).findFirst().orElseThrow();
+        assertTrue(patchedRow.contains(String.format(java.util.Locale.ROOT, "%.3f", patched.pairCpuUsPerMsg.ratio)), patchedRow);
+        assertTrue(patchedRow.contains(String.format(java.util.Locale.ROOT, "%.3f", patched.slaveCpuUsPerMsg.ratio)), patchedRow);
+        EfficiencyChart.write(r, dir.resolve("ms.png"));
+        assertTrue(Files.size(dir.resolve("ms.png")) > 1000);
+
+        r.mainFigure = null;
+        EfficiencySummary.summarize(r, false);
+        assertEquals(0.80, r.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, "single topology: the broker's figure");
+        assertNull(r.variants.get(1).pairCpuUsPerMsg);
+    }
+
+    @Test
     void theOrderAlternatesForwardsAndBackwards() {
         assertEquals(List.of(0, 1), WindowOrder.of(0, 2));
         assertEquals(List.of(1, 0), WindowOrder.of(1, 2));

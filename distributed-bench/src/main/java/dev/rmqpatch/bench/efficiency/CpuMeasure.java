@@ -1,0 +1,74 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.cluster.Topology;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The CPU-per-message figures an efficiency run reports, each with its window value and its variant figure in
+ * results.json. In the single topology the broker's is the run's main figure; in ms-sync it is the pair's (SYNC_MASTER
+ * plus SLAVE JVM CPU per message the master stored), the cost an operator of the article's topology pays, with the
+ * master's and the slave's beside it.
+ */
+public enum CpuMeasure {
+    BROKER("brokerCpuUsPerMsg", "broker", "the broker's (in ms-sync the SYNC_MASTER's) JVM", w -> w.brokerCpuUsPerMsg),
+    SLAVE("slaveCpuUsPerMsg", "slave", "the SLAVE's JVM over the same windows", w -> w.slaveCpuUsPerMsg),
+    PAIR("pairCpuUsPerMsg", "pair", "SYNC_MASTER + SLAVE JVMs together", w -> w.pairCpuUsPerMsg);
+
+    /** The field's name in results.json, in the window and in the variant. */
+    public final String field;
+    /** Column label in the table. */
+    public final String label;
+    public final String meaning;
+    private final Function<Window, Double> ofWindow;
+
+    CpuMeasure(String field, String label, String meaning, Function<Window, Double> ofWindow) {
+        this.field = field;
+        this.label = label;
+        this.meaning = meaning;
+        this.ofWindow = ofWindow;
+    }
+
+    public Double of(Window w) {
+        return ofWindow.apply(w);
+    }
+
+    public EfficiencyResults.CpuFigure of(EfficiencyResults.VariantResult v) {
+        switch (this) {
+            case BROKER:
+                return v.brokerCpuUsPerMsg;
+            case SLAVE:
+                return v.slaveCpuUsPerMsg;
+            default:
+                return v.pairCpuUsPerMsg;
+        }
+    }
+
+    void set(EfficiencyResults.VariantResult v, EfficiencyResults.CpuFigure f) {
+        switch (this) {
+            case BROKER:
+                v.brokerCpuUsPerMsg = f;
+                break;
+            case SLAVE:
+                v.slaveCpuUsPerMsg = f;
+                break;
+            default:
+                v.pairCpuUsPerMsg = f;
+        }
+    }
+
+    /** The main figure of a run in {@code topology}. */
+    public static CpuMeasure mainFor(Topology topology) {
+        return topology == Topology.SINGLE ? BROKER : PAIR;
+    }
+
+    /** The run's main figure, as its results name it (BROKER when they do not): its ratio and interval are the result. */
+    public static CpuMeasure main(EfficiencyResults r) {
+        return r.mainFigure == null ? BROKER : valueOf(r.mainFigure);
+    }
+
+    /** The figures a run with this main figure reports, this one first. */
+    public List<CpuMeasure> reported() {
+        return this == PAIR ? List.of(PAIR, BROKER, SLAVE) : List.of(this);
+    }
+}
