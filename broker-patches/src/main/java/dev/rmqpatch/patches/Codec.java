@@ -72,6 +72,16 @@ final class Codec {
     static final MethodRef CONSUME_QUEUE_APPEND = new MethodRef("dev/rmqpatch/codec/store/ConsumeQueueAppend",
         "appendMessage", "(L" + Stock.MAPPED_FILE + ";" + Stock.MAPPED_FILE_APPEND_BYTES.desc.substring(1));
 
+    static final MethodRef SLAVE_COMMIT_LOG_APPEND = new MethodRef("dev/rmqpatch/codec/store/SlaveCommitLogAppend",
+        "appendMessage", CONSUME_QUEUE_APPEND.desc);
+
+    static final String REPLICA_ACKS = "dev/rmqpatch/codec/ha/ReplicaAcks";
+    static final MethodRef REPLICA_PUT_REQUEST = new MethodRef(REPLICA_ACKS, "putRequest",
+        "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));
+    static final MethodRef REPLICA_NOTIFY_TRANSFER_SOME = new MethodRef(REPLICA_ACKS, "notifyTransferSome",
+        "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
+    static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
+
     private Codec() {
     }
 }

@@ -23,6 +23,8 @@ public final class Patches {
         new PullHeaderDecodePatch(),
         new PullHeaderEncodePatch(),
         new ConsumeQueueMappedWritePatch(),
+        new ReplicaAckPatch(),
+        new SlaveMappedAppendPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -97,6 +97,17 @@ final class Stock {
     /** Appends through the file channel (position, then write) in 4.9.0. */
     static final MethodRef MAPPED_FILE_APPEND_BYTES = new MethodRef(MAPPED_FILE, "appendMessage", "([B)Z");
 
+    /** A slave's append of a block replicated from its master, under the put lock, on the HAClient thread. */
+    static final MethodRef COMMIT_LOG_APPEND_DATA = new MethodRef("org/apache/rocketmq/store/CommitLog", "appendData", "(J[B)Z");
+    static final String HA_SERVICE = "org/apache/rocketmq/store/ha/HAService";
+    static final String GROUP_COMMIT_REQUEST = "org/apache/rocketmq/store/CommitLog$GroupCommitRequest";
+    /** Queues a synchronous send's wait for the slave on the transfer thread and wakes it. */
+    static final MethodRef HA_PUT_REQUEST = new MethodRef(HA_SERVICE, "putRequest", "(L" + GROUP_COMMIT_REQUEST + ";)V");
+    /** Raises the slave's acknowledged offset and wakes the transfer thread; called by the thread reading the acks. */
+    static final MethodRef HA_NOTIFY_TRANSFER_SOME = new MethodRef(HA_SERVICE, "notifyTransferSome", "(J)V");
+    /** The transfer thread's work, every 10 ms or when woken: completes the requests the slave holds, or times them out. */
+    static final MethodRef GTS_DO_WAIT_TRANSFER = new MethodRef(HA_SERVICE + "$GroupTransferService", "doWaitTransfer", "()V");
+
     /** RemotingSerializable's static initialiser: every JSON header, body and config file goes through the class. */
     static final MethodRef REMOTING_SERIALIZABLE_INIT = new MethodRef(REMOTING_SERIALIZABLE, "<clinit>", "()V");
     /** Every frame decode (a frame without its total-length word): header length word, header, body. */

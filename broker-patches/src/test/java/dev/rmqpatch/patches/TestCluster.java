@@ -1,6 +1,7 @@
 package dev.rmqpatch.patches;
 
 import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.cluster.Topology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,6 +81,17 @@ final class TestCluster implements AutoCloseable {
      */
     TestCluster preferJdk8() {
         return javaHome(Jdk8.homeOrNull());
+    }
+
+    /** ms-sync: a SYNC_MASTER and its SLAVE (confName then names the master's conf, e.g. ms-sync/broker-a.conf). */
+    TestCluster topology(Topology topology) {
+        spec.topology = topology;
+        return this;
+    }
+
+    /** The running cluster, for what the shortcuts here do not cover (the slave, say). */
+    LocalCluster cluster() {
+        return cluster;
     }
 
     boolean onJdk8() {

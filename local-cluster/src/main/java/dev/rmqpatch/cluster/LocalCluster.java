@@ -100,6 +100,11 @@ public final class LocalCluster implements AutoCloseable {
         public ManagedProcess process() {
             return process;
         }
+
+        /** The broker's store root (commitlog/, consumequeue/, checkpoint ...). */
+        public Path store() {
+            return store;
+        }
     }
 
     /**
@@ -642,20 +647,35 @@ public final class LocalCluster implements AutoCloseable {
 
     /** SIGTERM to the (master) broker, SIGKILL after the spec's grace; its store stays for {@link #restartBroker()}. */
     public void stopBroker() {
-        master.process.stop(spec.stopGrace);
+        stop(master);
     }
 
     /** SIGKILL, as a crash would: nothing in the broker runs after this; its store stays. */
     public void killBroker() {
-        master.process.kill();
+        kill(master);
     }
 
     /** Starts the (master) broker again, on the same ports and store, and waits until it serves. */
     public void restartBroker() throws ClusterException {
-        if (master.process.isAlive()) {
-            throw new IllegalStateException("the broker still runs; stop it first");
+        restart(master);
+    }
+
+    /** SIGTERM to {@code broker} (the master or the slave), SIGKILL after the spec's grace; its store stays. */
+    public void stop(Broker broker) {
+        broker.process.stop(spec.stopGrace);
+    }
+
+    /** SIGKILL to {@code broker} (the master or the slave), as a crash would; its store stays. */
+    public void kill(Broker broker) {
+        broker.process.kill();
+    }
+
+    /** Starts {@code broker} (the master or the slave) again, on the same ports and store, and waits until it serves. */
+    public void restart(Broker broker) throws ClusterException {
+        if (broker.process.isAlive()) {
+            throw new IllegalStateException("the " + broker.name + " still runs; stop it first");
         }
-        launchAndAwait(master);
+        launchAndAwait(broker);
     }
 
     /** Stops attached resources, brokers and name server (SIGTERM, SIGKILL after the spec's grace) and deletes the stores. */

@@ -1,0 +1,76 @@
+package dev.rmqpatch.patches;
+
+import java.util.Arrays;
+import java.util.List;
+
+import dev.rmqpatch.patches.transform.DelegateBody;
+import dev.rmqpatch.patches.transform.EntryHook;
+import dev.rmqpatch.patches.transform.MethodEdit;
+
+/**
+ * P13. Targets: {@code HAService.putRequest(GroupCommitRequest)}, {@code HAService.notifyTransferSome(long)} and
+ * {@code HAService$GroupTransferService.doWaitTransfer()} in rocketmq-store.
+ * Replacement: codec's {@code ReplicaAcks}: a synchronous send's wait for the slave sits in a lock-free queue; the
+ * thread that reads the slave's acknowledgement completes every request the slave now holds, and the putting thread
+ * its own when the slave already has it; the transfer thread's 10 ms round only times out what the slave has not
+ * acknowledged within syncFlushTimeout.
+ * Why: on a SYNC_MASTER stock wakes the transfer thread twice per message (on the put, and on the acknowledgement)
+ * for a comparison of two offsets; hand-offs are the broker's largest cost (send-path-4.9.0.md). 4.9.1's #2885 made
+ * the same thread's locks cheaper but kept both wake-ups.
+ * Test: codec's {@code ReplicaAcksTest} (orders, races, timeouts against a real HAService); {@code MasterSlaveIT}
+ * (SEND_OK only when the slave holds the message, SLAVE_NOT_AVAILABLE with the slave stopped, nothing answered
+ * SEND_OK lost when the master is killed), {@code WaitStillHonouredIT}.
+ * Benchmark: end to end, {@code scripts/compare.sh --efficiency --topology ms-sync} with and without
+ * -Drmqpatch.disable=P13.
+ */
+final class ReplicaAckPatch implements Patch {
+
+    @Override
+    public String id() {
+        return "P13";
+    }
+
+    @Override
+    public String name() {
+        return "replica-ack";
+    }
+
+    @Override
+    public String effect() {
+        return "On a SYNC_MASTER, a send waiting for the slave is answered by the thread that reads the slave's "
+            + "acknowledgement (or by the sending thread when the slave already holds it) instead of by the "
+            + "GroupTransferService thread, which now only times out what the slave has not acknowledged within "
+            + "syncFlushTimeout of the put.";
+    }
+
+    @Override
+    public String why() {
+        return "Stock wakes the transfer thread twice per message just to compare two offsets; each wake-up is a futex "
+            + "call and often a context switch on the master, whose CPU per message in ms-sync is about three times the "
+            + "single broker's.";
+    }
+
+    @Override
+    public String verification() {
+        return "Sends to a SYNC_MASTER are answered SEND_OK only once the slave holds them, SLAVE_NOT_AVAILABLE with the "
+            + "slave down, FLUSH_SLAVE_TIMEOUT when it stops acknowledging; -Drmqpatch.disable=P13 restores the stock wait.";
+    }
+
+    @Override
+    public String tests() {
+        return "MasterSlaveIT, WaitStillHonouredIT; codec: ReplicaAcksTest";
+    }
+
+    @Override
+    public String benchmark() {
+        return "end to end: scripts/compare.sh --efficiency --topology ms-sync with and without -Drmqpatch.disable=P13";
+    }
+
+    @Override
+    public List<MethodEdit> edits() {
+        return Arrays.<MethodEdit>asList(
+            new DelegateBody(Stock.HA_PUT_REQUEST, Codec.REPLICA_PUT_REQUEST),
+            new DelegateBody(Stock.HA_NOTIFY_TRANSFER_SOME, Codec.REPLICA_NOTIFY_TRANSFER_SOME),
+            new EntryHook(Stock.GTS_DO_WAIT_TRANSFER, Codec.REPLICA_SWEEP));
+    }
+}

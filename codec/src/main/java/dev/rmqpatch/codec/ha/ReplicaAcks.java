@@ -1,0 +1,152 @@
+package dev.rmqpatch.codec.ha;
+
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.rocketmq.common.constant.LoggerName;
+import org.apache.rocketmq.logging.InternalLogger;
+import org.apache.rocketmq.logging.InternalLoggerFactory;
+import org.apache.rocketmq.store.CommitLog;
+import org.apache.rocketmq.store.PutMessageStatus;
+import org.apache.rocketmq.store.ha.HAService;
+
+/**
+ * P13. A SYNC_MASTER's wait for its slave, answered by the thread that learns of the slave's progress.
+ *
+ * <p>Stock 4.9.0 queues every synchronous send's {@code GroupCommitRequest} on {@code HAService$GroupTransferService}
+ * and wakes that thread; the thread that reads the slave's acknowledgements ({@code HAConnection$ReadSocketService})
+ * raises {@code push2SlaveMaxOffset} and wakes the transfer thread again, which completes the waiting requests. So
+ * every message costs two wake-ups of a thread whose only job is to compare two offsets. Here the request waits in a
+ * lock-free queue; the acknowledgement's thread completes every request the slave now holds, in queue order, and the
+ * putting thread completes its own request at once when the slave already holds it. The transfer thread still wakes
+ * every 10 ms as stock's does and answers FLUSH_SLAVE_TIMEOUT to requests the slave has not acknowledged within
+ * {@code syncFlushTimeout}.
+ *
+ * <p>Same answers: PUT_OK exactly when the slave's acknowledged offset reaches the request's next offset (stock's
+ * test), FLUSH_SLAVE_TIMEOUT when it has not within {@code syncFlushTimeout} of the put (stock counts that time from
+ * when its single transfer thread gets to the request, which behind an earlier timed-out request can be much later),
+ * SLAVE_NOT_AVAILABLE decided before, by the stock {@code isSlaveOK}, untouched.
+ */
+public final class ReplicaAcks {
+
+    private static final InternalLogger LOG = InternalLoggerFactory.getLogger(LoggerName.STORE_LOGGER_NAME);
+
+    /** Requests waiting per HAService; one per broker, so the cache below always hits outside tests. */
+    private static final CopyOnWriteArrayList<Waiting> ALL = new CopyOnWriteArrayList<Waiting>();
+    private static volatile Waiting last;
+
+    private ReplicaAcks() {
+    }
+
+    /** Replaces {@code HAService.putRequest(GroupCommitRequest)}. */
+    public static void putRequest(HAService ha, CommitLog.GroupCommitRequest request) {
+        Waiting w = of(ha);
+        long timeout = ha.getDefaultMessageStore().getMessageStoreConfig().getSyncFlushTimeout();
+        w.queue.add(new Entry(request, System.currentTimeMillis() + timeout));
+        // The slave may have acknowledged this offset before the request was queued; its acknowledgement's drain
+        // then ran without it.
+        if (w.acked.get() >= request.getNextOffset()) {
+            w.drain(w.acked.get(), 0L);
+        }
+    }
+
+    /** Replaces {@code HAService.notifyTransferSome(long)}: stock's offset update, then the completions. */
+    public static void notifyTransferSome(HAService ha, long offset) {
+        AtomicLong acked = ha.getPush2SlaveMaxOffset();
+        for (long value = acked.get(); offset > value; ) {
+            if (acked.compareAndSet(value, offset)) {
+                of(ha).drain(offset, 0L);
+                return;
+            }
+            value = acked.get();
+        }
+    }
+
+    /**
+     * Entry hook of {@code HAService$GroupTransferService.doWaitTransfer()}, which the transfer thread runs every
+     * 10 ms: completes what the slave holds and times out what it has not acknowledged in time. Returns true (the
+     * stock body, whose queue stays empty, is skipped).
+     */
+    public static boolean sweep(Object transferService) {
+        long now = System.currentTimeMillis();
+        for (Waiting w : ALL) {
+            w.drain(w.acked.get(), now);
+        }
+        return true;
+    }
+
+    private static Waiting of(HAService ha) {
+        Waiting w = last;
+        if (w != null && w.ha == ha) {
+            return w;
+        }
+        synchronized (ALL) {
+            for (Waiting x : ALL) {
+                if (x.ha == ha) {
+                    last = x;
+                    return x;
+                }
+            }
+            w = new Waiting(ha);
+            ALL.add(w);
+            last = w;
+            return w;
+        }
+    }
+
+    /** Number of requests waiting for {@code ha}'s slave: for tests. */
+    static int waiting(HAService ha) {
+        return of(ha).queue.size();
+    }
+
+    /** Forgets {@code ha} (a store shut down in a JVM that starts another): for tests. */
+    static void forget(HAService ha) {
+        synchronized (ALL) {
+            for (Waiting x : ALL) {
+                if (x.ha == ha) {
+                    ALL.remove(x);
+                }
+            }
+            last = null;
+        }
+    }
+
+    private static final class Waiting {
+        final HAService ha;
+        final AtomicLong acked;
+        final ConcurrentLinkedQueue<Entry> queue = new ConcurrentLinkedQueue<Entry>();
+
+        Waiting(HAService ha) {
+            this.ha = ha;
+            this.acked = ha.getPush2SlaveMaxOffset();
+        }
+
+        /** Completes, in queue order, what {@code ackedOffset} covers, and when {@code now} > 0 what has expired. */
+        void drain(long ackedOffset, long now) {
+            for (Iterator<Entry> it = queue.iterator(); it.hasNext(); ) {
+                Entry e = it.next();
+                if (e.request.getNextOffset() <= ackedOffset) {
+                    it.remove();
+                    e.request.wakeupCustomer(PutMessageStatus.PUT_OK);
+                } else if (now > 0 && now >= e.deadline && acked.get() < e.request.getNextOffset()) {
+                    it.remove();
+                    // Stock's words for the same event.
+                    LOG.warn("transfer messsage to slave timeout, " + e.request.getNextOffset());
+                    e.request.wakeupCustomer(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+                }
+            }
+        }
+    }
+
+    private static final class Entry {
+        final CommitLog.GroupCommitRequest request;
+        final long deadline;
+
+        Entry(CommitLog.GroupCommitRequest request, long deadline) {
+            this.request = request;
+            this.deadline = deadline;
+        }
+    }
+}
