@@ -64,6 +64,9 @@ final class Codec {
     static final MethodRef INLINE_RESPONSE = new MethodRef(REMOTING + "InlineResponse", "thenAcceptAsync",
         "(Ljava/util/concurrent/CompletableFuture;" + Stock.THEN_ACCEPT_ASYNC.desc.substring(1));
 
+    static final MethodRef DIRECT_RESPONSE_EXECUTOR = new MethodRef(REMOTING + "DirectResponse", "sendMessageExecutor",
+        "(L" + Stock.BROKER_CONTROLLER + ";" + Stock.GET_SEND_MESSAGE_EXECUTOR.desc.substring(1));
+
     static final MethodRef BIND_LOCAL_ADDRESS = new MethodRef(SECURITY + "BindAddress", "localAddress",
         "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.BOOTSTRAP_LOCAL_ADDRESS.desc.substring(1));
     static final MethodRef BIND_SERVER_SOCKET = new MethodRef(SECURITY + "BindAddress", "bind",

@@ -25,6 +25,7 @@ public final class Patches {
         new ConsumeQueueMappedWritePatch(),
         new ReplicaAckPatch(),
         new SlaveMappedAppendPatch(),
+        new DirectResponsePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -80,6 +80,9 @@ final class Stock {
     static final MethodRef THEN_ACCEPT_ASYNC = new MethodRef("java/util/concurrent/CompletableFuture", "thenAcceptAsync",
         "(Ljava/util/function/Consumer;Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;");
 
+    /** The send executor, looked up for the response hand-off in asyncProcessRequest. */
+    static final MethodRef GET_SEND_MESSAGE_EXECUTOR = new MethodRef(BROKER_CONTROLLER, "getSendMessageExecutor",
+        "()Ljava/util/concurrent/ExecutorService;");
     static final MethodRef REMOTING_SERVER_START = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingServer",
         "start", "()V");
     static final MethodRef BOOTSTRAP_LOCAL_ADDRESS = new MethodRef("io/netty/bootstrap/ServerBootstrap", "localAddress",

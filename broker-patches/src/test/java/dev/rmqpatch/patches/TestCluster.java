@@ -145,6 +145,9 @@ final class TestCluster implements AutoCloseable {
     private void assertServersRunOnTheirJdk() {
         Jdk8.assertRunsOn("name server", cluster.namesrvPid(), spec.javaHome);
         Jdk8.assertRunsOn("broker", cluster.brokerPid(), spec.javaHome);
+        if (cluster.slave() != null) {
+            Jdk8.assertRunsOn("slave", cluster.slave().process().pid(), spec.javaHome);
+        }
     }
 
     int brokerPort() {

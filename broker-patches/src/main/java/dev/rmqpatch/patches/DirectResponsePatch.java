@@ -1,0 +1,70 @@
+package dev.rmqpatch.patches;
+
+import java.util.Collections;
+import java.util.List;
+
+import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * P15. Target: {@code SendMessageProcessor.asyncProcessRequest(ChannelHandlerContext, RemotingCommand,
+ * RemotingResponseCallback)} in rocketmq-broker.
+ * Replacement: its {@code brokerController.getSendMessageExecutor()}, the executor of the response hand-off
+ * {@code thenAcceptAsync(responseCallback::callback, executor)}, goes to codec's {@code DirectResponse}, an executor
+ * that runs the task on the thread that submits it: the thread that completes the store's future.
+ * Why: on a SYNC_MASTER the future completes when the slave acknowledges, and stock then queues a task on the send
+ * executor and wakes a worker whose only work is {@code ctx.writeAndFlush(response)} (netty hands the write to the
+ * IO thread anyway): the pool's wake-ups are the second largest wait in the patched master's profile (ms-sync,
+ * --profile). P9 covers futures already complete; this covers the ones that complete later.
+ * Test: codec's {@code DirectResponseTest}; {@code MasterSlaveIT} and {@code WaitStillHonouredIT} (every answer
+ * reaches its producer, with stock's status).
+ * Benchmark: end to end, {@code scripts/compare.sh --efficiency --topology ms-sync} with and without
+ * -Drmqpatch.disable=P15.
+ */
+final class DirectResponsePatch implements Patch {
+
+    @Override
+    public String id() {
+        return "P15";
+    }
+
+    @Override
+    public String name() {
+        return "direct-response";
+    }
+
+    @Override
+    public String effect() {
+        return "A send whose store future completes later (SYNC_MASTER, SYNC_FLUSH) has its response written by the "
+            + "thread that completes the future instead of by a send-executor task queued for it.";
+    }
+
+    @Override
+    public String why() {
+        return "The queued task only calls ctx.writeAndFlush, which netty hands to the IO thread; the hop costs a queue "
+            + "operation and a worker wake-up per message on a SYNC_MASTER.";
+    }
+
+    @Override
+    public String verification() {
+        return "Producers of a SYNC_MASTER get every answer with stock's status (SEND_OK, SLAVE_NOT_AVAILABLE, "
+            + "FLUSH_SLAVE_TIMEOUT); -Drmqpatch.disable=P15 restores the hand-off.";
+    }
+
+    @Override
+    public String tests() {
+        return "MasterSlaveIT, WaitStillHonouredIT; codec: DirectResponseTest";
+    }
+
+    @Override
+    public String benchmark() {
+        return "end to end: scripts/compare.sh --efficiency --topology ms-sync with and without -Drmqpatch.disable=P15";
+    }
+
+    @Override
+    public List<MethodEdit> edits() {
+        return Collections.<MethodEdit>singletonList(ReplaceCall.ofInstanceCall(Stock.ASYNC_PROCESS_REQUEST,
+            Stock.GET_SEND_MESSAGE_EXECUTOR, Opcodes.INVOKEVIRTUAL, Codec.DIRECT_RESPONSE_EXECUTOR, 1));
+    }
+}
