@@ -18,8 +18,8 @@ import org.objectweb.asm.Opcodes;
  * (apache/rocketmq#3657), after P12's consume-queue half.
  * Test: codec's {@code SlaveCommitLogAppendTest} (real mapped files against stock); {@code MasterSlaveIT} (the
  * slave's CommitLog byte for byte the master's).
- * Benchmark: end to end, {@code scripts/compare.sh --efficiency --topology ms-sync} with and without
- * -Drmqpatch.disable=P14.
+ * Benchmark: {@code SlaveCommitLogAppendBenchmark}; end to end, {@code scripts/compare.sh --efficiency --topology
+ * ms-sync} with and without -Drmqpatch.disable=P14.
  */
 final class SlaveMappedAppendPatch implements Patch {
 
@@ -58,7 +58,8 @@ final class SlaveMappedAppendPatch implements Patch {
 
     @Override
     public String benchmark() {
-        return "end to end: scripts/compare.sh --efficiency --topology ms-sync with and without -Drmqpatch.disable=P14";
+        return "SlaveCommitLogAppendBenchmark; end to end: scripts/compare.sh --efficiency --topology ms-sync with and "
+            + "without -Drmqpatch.disable=P14";
     }
 
     @Override

@@ -11,13 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,36 +82,13 @@ class CrashRecoveryIT {
             assertTrue(failed.get() > 0 || ackedAtKill.size() > ACKED_BEFORE_KILL, "the kill happened under load");
 
             cluster.startBroker();
-            Set<String> consumed = consumeAll(cluster, ackedAtKill);
+            Set<String> consumed = ConsumeAll.keys(cluster.namesrvAddr(), "crash-it-consumer", TOPIC, ackedAtKill,
+                m -> m.getKeys().equals(m.getUserProperty("origin"))
+                    && new String(m.getBody(), StandardCharsets.UTF_8).equals("body of " + m.getKeys()));
             Set<String> missing = new HashSet<>(ackedAtKill);
             missing.removeAll(consumed);
             assertTrue(missing.isEmpty(), missing.size() + " acknowledged messages lost, e.g. "
                 + missing.stream().limit(5).toList());
         }
-    }
-
-    /** Reads the topic from the first offset until every expected key was seen (or a minute passes). */
-    private static Set<String> consumeAll(TestCluster cluster, Set<String> expected) throws Exception {
-        Set<String> seen = new HashSet<>();
-        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("crash-it-consumer");
-        consumer.setNamesrvAddr(cluster.namesrvAddr());
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.subscribe(TOPIC, "*");
-        consumer.start();
-        try {
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (!seen.containsAll(expected) && System.currentTimeMillis() < deadline) {
-                for (MessageExt m : consumer.poll(1000)) {
-                    String key = m.getKeys();
-                    String body = new String(m.getBody(), StandardCharsets.UTF_8);
-                    if (key.equals(m.getUserProperty("origin")) && body.equals("body of " + key)) {
-                        seen.add(key);
-                    }
-                }
-            }
-        } finally {
-            consumer.shutdown();
-        }
-        return seen;
     }
 }

@@ -2,8 +2,6 @@ package dev.rmqpatch.jmh;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import dev.rmqpatch.codec.store.ConsumeQueueAppend;
@@ -44,28 +42,22 @@ public class ConsumeQueueAppendBenchmark {
     /** One consume-queue file per side and thread, and the entry buffer ConsumeQueue reuses. */
     @State(Scope.Thread)
     public static class Queue {
-        public Path dir;
         public MappedFile stockFile;
         public MappedFile patchedFile;
+        private MappedFilePair files;
         private final ByteBuffer index = ByteBuffer.allocate(20);
         private long commitLogOffset;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
-            dir = Files.createTempDirectory("rmqpatch-jmh-cq-");
-            stockFile = new MappedFile(dir.resolve("stock").resolve("00000000000000000000").toString(), FILE_SIZE);
-            patchedFile = new MappedFile(dir.resolve("patched").resolve("00000000000000000000").toString(), FILE_SIZE);
+            files = new MappedFilePair("rmqpatch-jmh-cq-", FILE_SIZE);
+            stockFile = files.stock;
+            patchedFile = files.patched;
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            stockFile.destroy(0);
-            patchedFile.destroy(0);
-            for (String side : new String[] {"stock", "patched"}) {
-                Files.deleteIfExists(dir.resolve(side).resolve("00000000000000000000"));
-                Files.deleteIfExists(dir.resolve(side));
-            }
-            Files.deleteIfExists(dir);
+            files.close();
         }
 
         /** The next entry, as putMessagePositionInfo writes it into its buffer: offset, size, tags code. */

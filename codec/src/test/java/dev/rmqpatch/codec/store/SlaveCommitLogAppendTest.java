@@ -11,8 +11,6 @@ import java.util.Random;
 
 import dev.rmqpatch.codec.Seeds;
 import org.apache.rocketmq.store.MappedFile;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,23 +26,19 @@ class SlaveCommitLogAppendTest {
     @TempDir
     Path dir;
 
-    private MappedFile stock;
-    private MappedFile ours;
-
-    @BeforeEach
-    void files() throws IOException {
-        stock = new MappedFile(dir.resolve("stock").resolve("00000000000000000000").toString(), FILE_SIZE);
-        ours = new MappedFile(dir.resolve("ours").resolve("00000000000000000000").toString(), FILE_SIZE);
-    }
-
-    @AfterEach
-    void unmap() {
-        stock.destroy(0);
-        ours.destroy(0);
-    }
-
     @Test
     void sameResultsPositionsAndBytesAsStockForReplicatedBlocks() throws IOException {
+        MappedFile stock = new MappedFile(dir.resolve("stock/00000000000000000000").toString(), FILE_SIZE);
+        MappedFile ours = new MappedFile(dir.resolve("ours/00000000000000000000").toString(), FILE_SIZE);
+        try {
+            appendAlike(stock, ours);
+        } finally {
+            stock.destroy(0);
+            ours.destroy(0);
+        }
+    }
+
+    private static void appendAlike(MappedFile stock, MappedFile ours) throws IOException {
         long seed = Seeds.seed();
         Random r = new Random(seed);
         int start = 8 * r.nextInt(1000);

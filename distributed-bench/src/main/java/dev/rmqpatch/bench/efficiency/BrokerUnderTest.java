@@ -14,6 +14,8 @@ final class BrokerUnderTest {
     final BrokerProbe probe;
     final List<ManagedProcess> watched;
     ProfiledJvm profiler;
+    /** ms-sync: the slave's profiler session, resumed and paused with the master's. */
+    ProfiledJvm slaveProfiler;
     /** Windows profiled so far (adjacent windows of one broker share one profiler session). */
     int profiledWindows;
 

@@ -32,6 +32,8 @@ public final class EfficiencyResults {
     public List<VariantResult> variants = new ArrayList<>();
     /** compare --profile: how the profiles were taken, and the baseline's top methods across variants. */
     public ProfileSet.Comparison profile;
+    /** compare --profile in ms-sync: the same for the slaves (named "&lt;variant&gt;-slave"). */
+    public ProfileSet.Comparison slaveProfile;
     /** Every window of the run, warm-up included, in run order. */
     public List<Window> windows = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
@@ -60,6 +62,8 @@ public final class EfficiencyResults {
         public int windowsNotUsable;
         public long failedSends;
         public ProfileSet.VariantProfile profile;
+        /** ms-sync with --profile: the slave's (flame-&lt;variant&gt;-slave.html). */
+        public ProfileSet.VariantProfile slaveProfile;
     }
 
     /** CPU per message (broker, slave or pair): the variant's own median over its windows, and for non-baseline variants the paired ratio. */

@@ -519,6 +519,9 @@ public final class EfficiencyRunner {
     private void profile(Run run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
         for (int i = 0; i < run.brokers.size(); i++) {
             run.brokers.get(i).profiler = run.profiling.session(run.clusters.get(i).brokerPid());
+            if (run.clusters.get(i).slaveProcess() != null) {
+                run.brokers.get(i).slaveProfiler = run.profiling.session(run.clusters.get(i).slaveProcess().pid());
+            }
         }
         out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
                 + "windows; these windows are not in the interval%n", elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
@@ -542,6 +545,27 @@ public final class EfficiencyRunner {
         }
         results.profile = set.comparison();
         profileTable = set.table();
+        if (run.brokers.stream().anyMatch(b -> b.slaveProfiler != null)) {
+            // The slaves as a set of their own ("<variant>-slave"): flame graphs, areas and top methods side by side.
+            List<String> slaveNames = names.stream().map(EfficiencyRunner::slaveName).toList();
+            ProfileSet slaves = new ProfileSet(slaveNames, slaveName(o.baseline), run.profiling.event(), how);
+            for (BrokerUnderTest b : run.brokers) {
+                Path raw = o.outDir.resolve("profile/raw/" + slaveName(b.variant) + ".collapsed");
+                if (b.slaveProfiler != null && b.slaveProfiler.dump(raw)) {
+                    slaves.add(slaveName(b.variant), CollapsedStacks.read(raw), b.slaveProfiler.windows());
+                }
+            }
+            slaves.write(o.outDir);
+            for (EfficiencyResults.VariantResult v : results.variants) {
+                v.slaveProfile = slaves.variantViews().get(slaveName(v.name));
+            }
+            results.slaveProfile = slaves.comparison();
+            profileTable += "\n" + slaves.table();
+        }
+    }
+
+    private static String slaveName(String variant) {
+        return variant + "-slave";
     }
 
     private void stopAgents(Run run) throws AgentFailure {

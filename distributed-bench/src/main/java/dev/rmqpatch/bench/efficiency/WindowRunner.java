@@ -7,6 +7,7 @@ import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
 import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
+import dev.rmqpatch.bench.profile.ProfiledJvm;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.stats.Histograms;
@@ -224,26 +225,39 @@ final class WindowRunner {
     }
 
     private void resumeProfiler(BrokerUnderTest b) {
-        if (b.profiler == null) {
-            return;
-        }
-        try {
-            b.profiler.resume();
-        } catch (AsyncProfiler.ProfilerException e) {
-            warnings.add("profiling of " + b.variant + " stopped: " + e.getMessage());
-            b.profiler = null;
-        }
+        b.profiler = resume(b, b.profiler, "");
+        b.slaveProfiler = resume(b, b.slaveProfiler, " (slave)");
     }
 
     private void pauseProfiler(BrokerUnderTest b) {
-        if (b.profiler == null) {
-            return;
+        b.profiler = pause(b, b.profiler, "");
+        b.slaveProfiler = pause(b, b.slaveProfiler, " (slave)");
+    }
+
+    /** Resumes one session; on failure says so and returns null (that JVM is profiled no more). */
+    private ProfiledJvm resume(BrokerUnderTest b, ProfiledJvm p, String role) {
+        if (p == null) {
+            return null;
         }
         try {
-            b.profiler.pause();
+            p.resume();
+            return p;
         } catch (AsyncProfiler.ProfilerException e) {
-            warnings.add("profiling of " + b.variant + " stopped: " + e.getMessage());
-            b.profiler = null;
+            warnings.add("profiling of " + b.variant + role + " stopped: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private ProfiledJvm pause(BrokerUnderTest b, ProfiledJvm p, String role) {
+        if (p == null) {
+            return null;
+        }
+        try {
+            p.pause();
+            return p;
+        } catch (AsyncProfiler.ProfilerException e) {
+            warnings.add("profiling of " + b.variant + role + " stopped: " + e.getMessage());
+            return null;
         }
     }
 

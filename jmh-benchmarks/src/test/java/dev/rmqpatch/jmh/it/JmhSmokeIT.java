@@ -43,6 +43,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.ResponseHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",
+        "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.patched", "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.stock",
     };
 
     private static Path jar;
