@@ -69,7 +69,7 @@ class JarPatcherTest {
         Path out = tmp.resolve("patched");
         Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
-        assertEquals(List.of("P3 transient-properties", "P9 inline-response", "S1 broker-config-guard",
+        assertEquals(List.of("P3 transient-properties", "P9 inline-response", "P15 direct-response", "S1 broker-config-guard",
             "S2 no-filter-server-shell", "S7 acl-config-leak", "S8 acl-admin-only", "S9 group-name-check"),
             applied.get("rocketmq-broker-4.9.0.jar"));
         assertEquals(List.of("P2 properties-codec", "S6 frame-bounds"), applied.get("rocketmq-common-4.9.0.jar"));
@@ -81,7 +81,8 @@ class JarPatcherTest {
         assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
             + "P7 codec-on-io-thread, P8 remote-address-cache, P10 pull-header-decode, P11 pull-header-encode, "
             + "S4 bind-address, S5 fastjson-safe-mode, S6 frame-bounds", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
-        assertEquals(List.of("P12 consume-queue-mapped-write", "S4 bind-address", "S6 frame-bounds"),
+        assertEquals(List.of("P12 consume-queue-mapped-write", "P13 replica-ack", "P14 slave-mapped-append", "S4 bind-address",
+            "S6 frame-bounds"),
             applied.get("rocketmq-store-4.9.0.jar"));
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),
