@@ -59,7 +59,8 @@ class DropInIT {
         assertEquals(0, patched.exit, patched.out);
         for (String p : new String[] {"P1 header-decode", "P2 properties-codec", "P3 transient-properties",
             "P4 response-header-encode", "P5 json-header-decode", "P6 json-header-encode", "P10 pull-header-decode",
-            "P11 pull-header-encode", "rocketmq-store-4.9.0.jar: P12 consume-queue-mapped-write, S4 bind-address, S6 frame-bounds",
+            "P11 pull-header-encode", "rocketmq-store-4.9.0.jar: P12 consume-queue-mapped-write, P13 replica-ack, P14 slave-mapped-append, S4 bind-address, "
+                + "S6 frame-bounds", "P15 direct-response",
             "S1 broker-config-guard closes CVE-2023-33246",
             "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582",
             "S5 fastjson-safe-mode closes fastjson autoType", "S6 frame-bounds closes unbounded allocation",
