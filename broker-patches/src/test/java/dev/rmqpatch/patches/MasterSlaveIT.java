@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,7 +102,7 @@ class MasterSlaveIT {
             // 5. With the master gone, a stock consumer reads every SEND_OK message from the slave.
             Set<String> read = ConsumeAll.keys(tc.namesrvAddr(), "master-slave-it-consumer", TOPIC, sendOk,
                 m -> new String(m.getBody(), StandardCharsets.UTF_8).equals("body of " + m.getKeys()));
-            Set<String> unread = new java.util.TreeSet<>(sendOk);
+            Set<String> unread = new TreeSet<>(sendOk);
             unread.removeAll(read);
             assertTrue(unread.isEmpty(), unread.size() + " of " + sendOk.size() + " SEND_OK messages not read from the slave, e.g. "
                 + unread.stream().limit(5).toList());
@@ -110,21 +110,21 @@ class MasterSlaveIT {
             cluster.stop(cluster.slave());
             Path masterLog = cluster.master().store().resolve("commitlog");
             Path slaveLog = cluster.slave().store().resolve("commitlog");
-            Map<String, byte[]> master = keys(masterLog);
-            Map<String, byte[]> slave = keys(slaveLog);
+            Walk master = Walk.of(masterLog);
+            Walk slave = Walk.of(slaveLog);
             List<String> lost = new ArrayList<>();
             for (String key : sendOk) {
-                if (!slave.containsKey(key)) {
+                if (!slave.keys.contains(key)) {
                     lost.add(key);
                 }
             }
             assertTrue(lost.isEmpty(), lost.size() + " of " + sendOk.size() + " SEND_OK messages are not on the slave, e.g. "
                 + lost.subList(0, Math.min(5, lost.size())));
-            long replicated = end(slaveLog);
+            long replicated = slave.end;
             assertTrue(replicated > 0);
             assertTrue(Arrays.equals(prefix(masterLog, replicated), prefix(slaveLog, replicated)),
                 "the slave's CommitLog differs from the master's within the first " + replicated + " bytes");
-            assertTrue(master.keySet().containsAll(slave.keySet()));
+            assertTrue(master.keys.containsAll(slave.keys));
             int entries = sameConsumeQueues(cluster.master().store().resolve("consumequeue").resolve(TOPIC),
                 cluster.slave().store().resolve("consumequeue").resolve(TOPIC));
             System.out.println("[MasterSlaveIT] " + sendOk.size() + " SEND_OK messages all on the slave; CommitLog identical over "
@@ -178,47 +178,36 @@ class MasterSlaveIT {
         }
     }
 
-    /** Every message's key in a CommitLog folder, with the message's bytes. */
-    private static Map<String, byte[]> keys(Path commitLogDir) throws Exception {
-        Map<String, byte[]> keys = new TreeMap<>();
-        try (Stream<Path> files = Files.list(commitLogDir)) {
-            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
-                ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(f));
-                while (buf.remaining() >= 8) {
-                    int size = buf.getInt(buf.position());
-                    if (size <= 0 || buf.getInt(buf.position() + 4) != CommitLog.MESSAGE_MAGIC_CODE || size > buf.remaining()) {
-                        break;
-                    }
-                    byte[] msg = new byte[size];
-                    buf.get(msg);
-                    MessageExt m = MessageDecoder.decode(ByteBuffer.wrap(msg), true, false);
-                    if (m != null && TOPIC.equals(m.getTopic())) {
-                        keys.put(m.getKeys(), msg);
-                    }
-                }
-            }
-        }
-        return keys;
-    }
+    /** A CommitLog folder walked message by message: the keys of this test's messages, and where the messages end. */
+    private static final class Walk {
+        final Set<String> keys = new TreeSet<>();
+        /** The offset after the last whole message. */
+        long end;
 
-    /** Where the messages of a CommitLog folder end: the offset after its last whole message. */
-    private static long end(Path commitLogDir) throws Exception {
-        long end = 0;
-        try (Stream<Path> files = Files.list(commitLogDir)) {
-            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
-                long base = Long.parseLong(f.getFileName().toString());
-                ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(f));
-                while (buf.remaining() >= 8) {
-                    int size = buf.getInt(buf.position());
-                    if (size <= 0 || buf.getInt(buf.position() + 4) != CommitLog.MESSAGE_MAGIC_CODE || size > buf.remaining()) {
-                        break;
+        /** Stops at the blank filler of a file, at zeros, or at a message torn by a SIGKILL. */
+        static Walk of(Path commitLogDir) throws Exception {
+            Walk walk = new Walk();
+            try (Stream<Path> files = Files.list(commitLogDir)) {
+                for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                    long base = Long.parseLong(f.getFileName().toString());
+                    ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(f));
+                    while (buf.remaining() >= 8) {
+                        int size = buf.getInt(buf.position());
+                        if (size <= 0 || buf.getInt(buf.position() + 4) != CommitLog.MESSAGE_MAGIC_CODE || size > buf.remaining()) {
+                            break;
+                        }
+                        byte[] msg = new byte[size];
+                        buf.get(msg);
+                        walk.end = base + buf.position();
+                        MessageExt m = MessageDecoder.decode(ByteBuffer.wrap(msg), true, false);
+                        if (m != null && TOPIC.equals(m.getTopic())) {
+                            walk.keys.add(m.getKeys());
+                        }
                     }
-                    buf.position(buf.position() + size);
-                    end = base + buf.position();
                 }
             }
+            return walk;
         }
-        return end;
     }
 
     /** The first {@code length} bytes of a CommitLog (these tests stay within its first file). */

@@ -47,8 +47,9 @@ public final class ReplicaAcks {
         w.queue.add(new Entry(request, System.currentTimeMillis() + timeout));
         // The slave may have acknowledged this offset before the request was queued; its acknowledgement's drain
         // then ran without it.
-        if (w.acked.get() >= request.getNextOffset()) {
-            w.drain(w.acked.get(), 0L);
+        long acked = w.acked.get();
+        if (acked >= request.getNextOffset()) {
+            w.drain(acked, 0L);
         }
     }
 

@@ -63,8 +63,7 @@ public final class ConsumeQueueAppend {
             mappedFile.release();
         }
         // One writer per file (a consume queue's dispatch thread; the slave's HAClient under the put lock), so this
-        // set is stock's addAndGet; the volatile write
-        // publishes the entry's bytes to readers that see the new position.
+        // set is stock's addAndGet; the volatile write publishes the bytes to readers that see the new position.
         mappedFile.setWrotePosition(position + data.length);
         return true;
     }

@@ -225,36 +225,28 @@ final class WindowRunner {
     }
 
     private void resumeProfiler(BrokerUnderTest b) {
-        b.profiler = resume(b, b.profiler, "");
-        b.slaveProfiler = resume(b, b.slaveProfiler, " (slave)");
+        b.profiler = apply(b, b.profiler, "", ProfiledJvm::resume);
+        b.slaveProfiler = apply(b, b.slaveProfiler, " (slave)", ProfiledJvm::resume);
     }
 
     private void pauseProfiler(BrokerUnderTest b) {
-        b.profiler = pause(b, b.profiler, "");
-        b.slaveProfiler = pause(b, b.slaveProfiler, " (slave)");
+        b.profiler = apply(b, b.profiler, "", ProfiledJvm::pause);
+        b.slaveProfiler = apply(b, b.slaveProfiler, " (slave)", ProfiledJvm::pause);
     }
 
-    /** Resumes one session; on failure says so and returns null (that JVM is profiled no more). */
-    private ProfiledJvm resume(BrokerUnderTest b, ProfiledJvm p, String role) {
-        if (p == null) {
+    /** One profiler command ({@link ProfiledJvm#resume} or {@link ProfiledJvm#pause}) on a session, or none. */
+    private interface SessionCommand {
+        void run(ProfiledJvm session) throws AsyncProfiler.ProfilerException;
+    }
+
+    /** Runs {@code command} on a session; on failure says so and returns null (that JVM is profiled no more). */
+    private ProfiledJvm apply(BrokerUnderTest b, ProfiledJvm session, String role, SessionCommand command) {
+        if (session == null) {
             return null;
         }
         try {
-            p.resume();
-            return p;
-        } catch (AsyncProfiler.ProfilerException e) {
-            warnings.add("profiling of " + b.variant + role + " stopped: " + e.getMessage());
-            return null;
-        }
-    }
-
-    private ProfiledJvm pause(BrokerUnderTest b, ProfiledJvm p, String role) {
-        if (p == null) {
-            return null;
-        }
-        try {
-            p.pause();
-            return p;
+            command.run(session);
+            return session;
         } catch (AsyncProfiler.ProfilerException e) {
             warnings.add("profiling of " + b.variant + role + " stopped: " + e.getMessage());
             return null;
