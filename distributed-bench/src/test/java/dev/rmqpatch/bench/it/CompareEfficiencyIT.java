@@ -75,6 +75,7 @@ class CompareEfficiencyIT {
 
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
+        ResultKeys.assertSameAsSample("efficiency-results.keys", r, java.util.Set.of("4.9.0-tuned", patchedName));
         assertEquals("efficiency", r.get("mode").getAsString());
         assertEquals(1000.0, r.get("rateMsgPerS").getAsDouble());
         assertEquals("--rate", r.get("rateSource").getAsString());

@@ -45,6 +45,7 @@ class CompareScriptIT {
 
         JsonObject results = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", results.get("status").getAsString());
+        ResultKeys.assertSameAsSample("compare-results.keys", results, java.util.Set.of("4.9.0", "4.9.0-patched"));
         assertEquals("4.9.0", results.get("baseline").getAsString(), "first variant when 4.9.0-tuned is not compared");
         JsonArray variants = results.getAsJsonArray("variants");
         assertEquals(2, variants.size());
