@@ -47,10 +47,10 @@ public final class Main {
                     return AgentMain.run(rest);
                 case "run":
                     if (help) {
-                        System.out.println(dev.rmqpatch.bench.coordinator.RunCommand.helpText());
+                        System.out.println(dev.rmqpatch.bench.command.RunCommand.helpText());
                         return 0;
                     }
-                    return dev.rmqpatch.bench.coordinator.RunCommand.run(rest, System.out);
+                    return dev.rmqpatch.bench.command.RunCommand.run(rest, System.out);
                 case "sink":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.sink.SinkMain.helpText());
@@ -59,10 +59,10 @@ public final class Main {
                     return dev.rmqpatch.bench.sink.SinkMain.run(rest);
                 case "compare":
                     if (help) {
-                        System.out.println(dev.rmqpatch.bench.compare.CompareCommand.helpText());
+                        System.out.println(dev.rmqpatch.bench.command.CompareCommand.helpText());
                         return 0;
                     }
-                    return dev.rmqpatch.bench.compare.CompareCommand.run(rest, System.out);
+                    return dev.rmqpatch.bench.command.CompareCommand.run(rest, System.out);
                 case "jmx-check":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.broker.JmxCheckCommand.helpText());
@@ -71,10 +71,10 @@ public final class Main {
                     return dev.rmqpatch.bench.broker.JmxCheckCommand.run(rest, System.out);
                 case "workload":
                     if (help) {
-                        System.out.println(dev.rmqpatch.bench.coordinator.WorkloadCommand.helpText());
+                        System.out.println(dev.rmqpatch.bench.command.WorkloadCommand.helpText());
                         return 0;
                     }
-                    return dev.rmqpatch.bench.coordinator.WorkloadCommand.run(rest, System.out);
+                    return dev.rmqpatch.bench.command.WorkloadCommand.run(rest, System.out);
                 default:
                     throw new UsageException("unknown command '" + command + "'");
             }

@@ -1,22 +1,39 @@
 package dev.rmqpatch.bench.agent;
 
 import dev.rmqpatch.bench.auth.AgentToken;
-import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.FlagSet;
 import dev.rmqpatch.bench.cli.UsageException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 
 /** {@code agent}: a load agent process. Prints {@code AGENT_READY port=<port> pid=<pid>} on stdout once it listens. */
 public final class AgentMain {
     public static final String READY_PREFIX = "AGENT_READY port=";
 
-    static final String HELP = String.join("\n",
-        "Usage: bench agent [options]",
-        "",
+    static final Flag<Integer> PORT = Flag.whole("--port", "P", 0, "port to listen on (0: any free port, printed on the ready line)")
+        .defaultingTo(0);
+    static final Flag<String> BIND = Flag.text("--bind", "ADDR", "address to listen on (the host's cluster address for a coordinator "
+        + "on another host; needs a token file)").defaultingTo("127.0.0.1");
+    static final Flag<Path> TOKEN_FILE = Flag.path("--token-file", "FILE", "the token").defaultingTo(null, "the file named by $"
+        + AgentToken.FILE_ENV);
+    static final Flag<String> ALLOW_NAMESRV = Flag.text("--allow-namesrv", "HOST:PORT[;HOST:PORT...]",
+        "name servers a coordinator may point this agent at (repeatable; exact HOST:PORT text)").repeatable();
+    static final Flag<String> NAME = Flag.text("--name", "NAME", "name used in reports and errors").defaultingTo(null, "agent-<pid>");
+    static final Flag<Path> LOG_DIR = Flag.path("--log-dir", "DIR", "RocketMQ client log folder").defaultingTo(null,
+        "<tmp>/rmqpatch-agent-<pid>");
+    static final Flag<Long> PARENT_PID = Flag.of("--parent-pid", "PID", (name, raw) -> {
+        try {
+            return Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " needs a process id, not '" + raw + "'");
+        }
+    }, "exit when this process exits (set by a coordinator that starts local agents)");
+    static final FlagSet FLAGS = new FlagSet("Usage: bench agent [options]", String.join("\n",
         "Runs a load agent: an HTTP server that a coordinator (bench run / compare) prepares, starts, polls and",
         "stops. It drives stock RocketMQ producers; the coordinator merges its latency histograms with others'.",
         "Once listening it prints one line: " + READY_PREFIX + "<port> pid=<pid>.",
@@ -25,38 +42,27 @@ public final class AgentMain {
         "read once at start from a file that only its owner may read (never from the command line, which ps shows).",
         "On a loopback address without a token file the agent writes a fresh token to <log-dir>/agent.token (0600)",
         "and prints its path; on any other address it refuses to start without one. It prepares producers only for",
-        "the name servers allowed by --allow-namesrv (default: loopback addresses only).",
-        "",
-        "Options:",
-        "  --port P          port to listen on (default 0: any free port, printed on the ready line)",
-        "  --bind ADDR       address to listen on (default 127.0.0.1; the host's cluster address for a coordinator",
-        "                    on another host; needs a token file)",
-        "  --token-file FILE the token (default: the file named by $" + AgentToken.FILE_ENV + ")",
-        "  --allow-namesrv HOST:PORT[;HOST:PORT...]",
-        "                    name servers a coordinator may point this agent at (repeatable; exact HOST:PORT text)",
-        "  --name NAME       name used in reports and errors (default agent-<pid>)",
-        "  --log-dir DIR     RocketMQ client log folder (default <tmp>/rmqpatch-agent-<pid>)",
-        "  --parent-pid PID  exit when this process exits (set by a coordinator that starts local agents)",
-        "  -h, --help        this text");
+        "the name servers allowed by --allow-namesrv (default: loopback addresses only)."))
+        .section("Options:", PORT, BIND, TOKEN_FILE, ALLOW_NAMESRV, NAME, LOG_DIR, PARENT_PID)
+        .epilogue("-h, --help: this text.");
 
     private AgentMain() {
     }
 
     public static String helpText() {
-        return HELP;
+        return FLAGS.help();
     }
 
     public static int run(String[] args) throws UsageException, IOException, InterruptedException {
-        Flags flags = Flags.parse(args, Set.of("--port", "--bind", "--name", "--log-dir", "--parent-pid",
-            "--token-file", "--allow-namesrv"), Set.of());
+        Args flags = FLAGS.parse(args);
         long pid = ProcessHandle.current().pid();
-        int port = flags.intValue("--port", 0, 0);
-        String bind = flags.get("--bind", "127.0.0.1");
-        String name = flags.get("--name", "agent-" + pid);
-        Path logDir = Path.of(flags.get("--log-dir", System.getProperty("java.io.tmpdir") + "/rmqpatch-agent-" + pid));
+        int port = flags.get(PORT);
+        String bind = flags.get(BIND);
+        String name = flags.has(NAME) ? flags.get(NAME) : "agent-" + pid;
+        Path logDir = flags.has(LOG_DIR) ? flags.get(LOG_DIR) : Path.of(System.getProperty("java.io.tmpdir") + "/rmqpatch-agent-" + pid);
         NamesrvAllowlist allowlist;
         try {
-            allowlist = NamesrvAllowlist.of(flags.all("--allow-namesrv"));
+            allowlist = NamesrvAllowlist.of(flags.all(ALLOW_NAMESRV));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -76,9 +82,9 @@ public final class AgentMain {
             server.close();
         }, "agent-shutdown-hook"));
 
-        String parent = flags.get("--parent-pid", null);
+        Long parent = flags.get(PARENT_PID);
         if (parent != null) {
-            ProcessHandle.of(Long.parseLong(parent)).ifPresentOrElse(
+            ProcessHandle.of(parent).ifPresentOrElse(
                 h -> h.onExit().thenRun(() -> {
                     System.err.println(name + ": parent process " + parent + " exited; stopping");
                     System.exit(3);
@@ -103,8 +109,8 @@ public final class AgentMain {
      * The token from --token-file or the file the environment names; without either, a fresh one written to the log
      * folder, on loopback only: an agent on a network address without a token would obey anyone who reaches it.
      */
-    static AgentToken token(Flags flags, String bind, Path logDir) throws UsageException, IOException {
-        String file = flags.get("--token-file", System.getenv(AgentToken.FILE_ENV));
+    static AgentToken token(Args flags, String bind, Path logDir) throws UsageException, IOException {
+        String file = flags.has(TOKEN_FILE) ? flags.get(TOKEN_FILE).toString() : System.getenv(AgentToken.FILE_ENV);
         if (file != null && !file.isBlank()) {
             return AgentToken.read(Path.of(file));
         }

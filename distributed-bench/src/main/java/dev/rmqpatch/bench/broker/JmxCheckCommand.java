@@ -1,6 +1,8 @@
 package dev.rmqpatch.bench.broker;
 
-import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.FlagSet;
 import dev.rmqpatch.bench.cli.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,32 +28,30 @@ public final class JmxCheckCommand {
     /** Read allowed and the operation allowed too: the port is not read-only. */
     public static final int WRITABLE = 4;
 
-    static final String HELP = String.join("\n",
-        "Usage: bench jmx-check --target HOST:PORT [--password-file FILE] [--tls-cert FILE]",
-        "",
-        "Connects to a broker JVM's remote JMX port, reads java.lang:type=OperatingSystem ProcessCpuTime and the GC",
-        "MBeans (what the coordinator reads), then tries to invoke java.lang:type=Memory gc(), which a read-only",
-        "login must be refused. Prints one line per step.",
-        "",
-        "Options:",
-        "  --target HOST:PORT     the JMX port (deploy: listenPort + jmx_port_offset)",
-        "  --password-file FILE   owner-only file 'USER PASSWORD' (deploy: <secrets_dir>/jmx.credentials); default: none",
-        "  --tls-cert FILE        the brokers' JMX certificate, for broker_jmx = tls (deploy: <secrets_dir>/jmx-cert.pem)",
-        "  -h, --help             this text",
-        "",
-        "Exit status: 0 read allowed and gc() refused (read-only); 1 login or read refused or failed; 4 gc() was",
-        "allowed (the port is not read-only); 2 usage error.");
+    static final Flag<String> TARGET = Flag.text("--target", "HOST:PORT", "the JMX port (deploy: listenPort + jmx_port_offset)");
+    static final Flag<Path> PASSWORD_FILE = Flag.path("--password-file", "FILE",
+        "owner-only file 'USER PASSWORD' (deploy: <secrets_dir>/jmx.credentials); default: none");
+    static final Flag<Path> TLS_CERT = Flag.path("--tls-cert", "FILE",
+        "the brokers' JMX certificate, for broker_jmx = tls (deploy: <secrets_dir>/jmx-cert.pem)");
+    static final FlagSet FLAGS = new FlagSet("Usage: bench jmx-check --target HOST:PORT [--password-file FILE] [--tls-cert FILE]",
+        String.join("\n",
+            "Connects to a broker JVM's remote JMX port, reads java.lang:type=OperatingSystem ProcessCpuTime and the GC",
+            "MBeans (what the coordinator reads), then tries to invoke java.lang:type=Memory gc(), which a read-only",
+            "login must be refused. Prints one line per step."))
+        .section("Options:", TARGET, PASSWORD_FILE, TLS_CERT)
+        .epilogue("-h, --help: this text. Exit status: 0 read allowed and gc() refused (read-only); 1 login or read refused or "
+            + "failed; 4 gc() was allowed (the port is not read-only); 2 usage error.");
 
     private JmxCheckCommand() {
     }
 
     public static String helpText() {
-        return HELP;
+        return FLAGS.help();
     }
 
     public static int run(String[] args, PrintStream out) throws UsageException, IOException {
-        Flags f = Flags.parse(args, Set.of("--target", "--password-file", "--tls-cert"), Set.of());
-        String flag = f.get("--target", null);
+        Args f = FLAGS.parse(args);
+        String flag = f.get(TARGET);
         if (flag == null) {
             throw new UsageException("give --target HOST:PORT");
         }
@@ -65,9 +65,7 @@ public final class JmxCheckCommand {
             throw new UsageException("--target takes one HOST:PORT");
         }
         String target = targets.get(0);
-        String pw = f.get("--password-file", null);
-        String cert = f.get("--tls-cert", null);
-        JmxAccess access = JmxAccess.of(pw == null ? null : Path.of(pw), cert == null ? null : Path.of(cert));
+        JmxAccess access = JmxAccess.of(f.get(PASSWORD_FILE), f.get(TLS_CERT));
         String how = (access.hasCredentials() ? "with the password" : "without credentials") + (access.tls() ? ", over TLS" : "");
         JMXConnector connector;
         try {

@@ -185,7 +185,7 @@ final class WindowRunner {
         w.storedBytesPerMsg = f.storedBytesPerMsg;
         w.gcPauseMs = f.gcPauseMillis;
         w.otherCpuCores = f.otherCores;
-        Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyRunner.SLAVE_ROLE);
+        Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyPlan.SLAVE_ROLE);
         if (slaveCores != null && f.messagesStored != null && f.messagesStored > 0) {
             w.slaveCpuUsPerMsg = slaveCores * f.windowSeconds * 1e6 / f.messagesStored;
             if (w.brokerCpuUsPerMsg != null) {

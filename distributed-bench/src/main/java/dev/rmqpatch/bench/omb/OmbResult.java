@@ -13,6 +13,9 @@ import java.util.TreeMap;
  * Gson field by field; the names must not change.
  */
 public final class OmbResult {
+    /** Its file name, next to results.json. */
+    public static final String FILE_NAME = "omb-result.json";
+
     public String workload;
     public String driver;
     public long messageSize;

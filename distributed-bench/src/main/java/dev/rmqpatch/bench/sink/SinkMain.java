@@ -1,9 +1,10 @@
 package dev.rmqpatch.bench.sink;
 
-import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.FlagSet;
 import dev.rmqpatch.bench.cli.UsageException;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,26 +14,28 @@ import java.util.concurrent.CountDownLatch;
 public final class SinkMain {
     public static final String READY_PREFIX = "SINK_READY port=";
 
-    private static final String HELP = String.join("\n",
-        "Usage: bench sink [options]",
-        "",
+    static final Flag<String> SERVER = Flag.of("--server", "raw|remoting", (name, raw) -> {
+        if (!raw.equals("raw") && !raw.equals("remoting")) {
+            throw new UsageException(name + " must be raw or remoting, not '" + raw + "'");
+        }
+        return raw;
+    }, "raw: netty reading only code and opaque, answering with a pre-encoded response; the harness ceiling. remoting: the "
+        + "stock NettyRemotingServer with a processor pool; its CPU per message is the remoting floor (what any broker on the "
+        + "stock remoting layer pays)").defaultingTo("raw");
+    static final Flag<Integer> PORT = Flag.whole("--port", "P", 0, "port (0: any free port)").defaultingTo(0);
+    static final Flag<String> HOST = Flag.text("--host", "H", "address to listen on (raw) and announce in routes; the remoting "
+        + "server listens on every address, as the stock server does").defaultingTo("127.0.0.1");
+    static final Flag<Integer> QUEUES = Flag.whole("--queues", "N", 1, "queues per topic unless a topic was created with another count")
+        .defaultingTo(18);
+    static final Flag<Integer> THREADS = Flag.whole("--threads", "N", 1, "raw: event-loop threads (default 1); remoting: request "
+        + "processing threads (default 4, the tuned broker's send threads)");
+    static final Flag<Path> LOG_DIR = Flag.path("--log-dir", "DIR", "remoting log folder").defaultingTo(null, "<tmp>/rmqpatch-sink-<pid>");
+    private static final FlagSet FLAGS = new FlagSet("Usage: bench sink [options]", String.join("\n",
         "A no-op RocketMQ endpoint for measuring the harness itself: it acts as name server and broker on one",
         "port, routes every topic to itself and acknowledges every send at once, storing nothing. Point agents",
-        "at it as their name server (bench run --sink starts one for you). Prints " + READY_PREFIX + "<port> pid=<pid>.",
-        "",
-        "Options:",
-        "  --server raw|remoting",
-        "                 raw (default): netty reading only code and opaque, answering with a pre-encoded response;",
-        "                 the harness ceiling. remoting: the stock NettyRemotingServer with a processor pool; its CPU",
-        "                 per message is the remoting floor (what any broker on the stock remoting layer pays)",
-        "  --port P       port (default 0: any free port)",
-        "  --host H       address to listen on (raw) and announce in routes (default 127.0.0.1); the remoting",
-        "                 server listens on every address, as the stock server does",
-        "  --queues N     queues per topic unless a topic was created with another count (default 18)",
-        "  --threads N    raw: event-loop threads (default 1); remoting: request processing threads (default 4,",
-        "                 the tuned broker's send threads)",
-        "  --log-dir DIR  remoting log folder (default <tmp>/rmqpatch-sink-<pid>)",
-        "  -h, --help     this text");
+        "at it as their name server (bench run --sink starts one for you). Prints " + READY_PREFIX + "<port> pid=<pid>."))
+        .section("Options:", SERVER, PORT, HOST, QUEUES, THREADS, LOG_DIR)
+        .epilogue("-h, --help: this text.");
 
     private SinkMain() {
     }
@@ -44,30 +47,27 @@ public final class SinkMain {
     }
 
     public static String helpText() {
-        return HELP;
+        return FLAGS.help();
     }
 
     public static int run(String[] args) throws UsageException, InterruptedException, java.io.IOException {
-        Flags flags = Flags.parse(args, Set.of("--server", "--port", "--host", "--queues", "--threads", "--log-dir"), Set.of());
-        String server = flags.get("--server", "raw");
-        if (!server.equals("raw") && !server.equals("remoting")) {
-            throw new UsageException("--server must be raw or remoting, not '" + server + "'");
-        }
+        Args flags = FLAGS.parse(args);
+        String server = flags.get(SERVER);
         long pid = ProcessHandle.current().pid();
-        Path logDir = Path.of(flags.get("--log-dir", System.getProperty("java.io.tmpdir") + "/rmqpatch-sink-" + pid));
+        Path logDir = flags.has(LOG_DIR) ? flags.get(LOG_DIR) : Path.of(System.getProperty("java.io.tmpdir") + "/rmqpatch-sink-" + pid);
         java.nio.file.Files.createDirectories(logDir);
         dev.rmqpatch.bench.ClientLogging.configure(logDir);
-        String host = flags.get("--host", "127.0.0.1");
-        int port = flags.intValue("--port", 0, 0);
-        int queues = flags.intValue("--queues", 18, 1);
+        String host = flags.get(HOST);
+        int port = flags.get(PORT);
+        int queues = flags.get(QUEUES);
         AutoCloseable sink;
         int boundPort;
         if (server.equals("raw")) {
-            RawSinkServer raw = new RawSinkServer(host, port, queues, flags.intValue("--threads", 1, 1), null);
+            RawSinkServer raw = new RawSinkServer(host, port, queues, flags.has(THREADS) ? flags.get(THREADS) : 1, null);
             sink = raw;
             boundPort = raw.port();
         } else {
-            SinkServer remoting = new SinkServer(host, port, queues, flags.intValue("--threads", 4, 1));
+            SinkServer remoting = new SinkServer(host, port, queues, flags.has(THREADS) ? flags.get(THREADS) : 4);
             sink = remoting;
             boundPort = remoting.port();
         }

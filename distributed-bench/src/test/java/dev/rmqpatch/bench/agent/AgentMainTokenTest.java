@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.auth.AgentToken;
-import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,8 +19,8 @@ class AgentMainTokenTest {
     @TempDir
     Path dir;
 
-    private static Flags flags(String... args) throws UsageException {
-        return Flags.parse(args, Set.of("--token-file"), Set.of());
+    private static Args flags(String... args) throws UsageException {
+        return AgentMain.FLAGS.parse(args);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.bench.engine.Variant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

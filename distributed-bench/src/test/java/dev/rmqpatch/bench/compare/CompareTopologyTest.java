@@ -1,5 +1,8 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.command.CompareCommand;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** --topology parsing, and how the ms-sync offsets and slave CPU reach the round results, warnings and table. */
 class CompareTopologyTest {
 
-    private static CompareRunner.Options parse(String... args) throws Exception {
+    private static RunOptions parse(String... args) throws Exception {
         return CompareCommand.parse(args);
     }
 

@@ -13,7 +13,6 @@ import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.cluster.FreePorts;
 import dev.rmqpatch.bench.broker.JmxBrokerProbe;
 import dev.rmqpatch.bench.broker.JmxTestJvm;
-import dev.rmqpatch.bench.cli.Flags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.sink.SinkServer;
 import dev.rmqpatch.bench.workload.Workload;
@@ -89,19 +88,5 @@ class CoordinatorJmxTest {
             assertTrue(r.warnings.get(0).contains(ghost), r.warnings.get(0));
             assertTrue(printed.toString(StandardCharsets.UTF_8).contains("WARNING: broker JMX " + ghost));
         }
-    }
-
-    @Test
-    void brokerJmxFlagIsParsedAndChecked() throws Exception {
-        Set<String> valued = Set.of("--broker-jmx");
-        Flags f = Flags.parse(new String[] {"--broker-jmx", "10.0.0.1:10914,10.0.0.2:10914", "--broker-jmx=10.0.0.3:11014"}, valued, Set.of());
-        assertEquals(List.of("10.0.0.1:10914", "10.0.0.2:10914", "10.0.0.3:11014"), RunCommand.jmxTargets(f));
-        assertNull(RunCommand.jmxTargets(Flags.parse(new String[0], valued, Set.of())));
-        UsageException bad = assertThrows(UsageException.class,
-            () -> RunCommand.jmxTargets(Flags.parse(new String[] {"--broker-jmx", "10.0.0.1"}, valued, Set.of())));
-        assertTrue(bad.getMessage().contains("--broker-jmx") && bad.getMessage().contains("10.0.0.1"), bad.getMessage());
-        UsageException alone = assertThrows(UsageException.class,
-            () -> RunCommand.run(new String[] {"--sink", "--broker-jmx", "127.0.0.1:1"}, new PrintStream(new ByteArrayOutputStream())));
-        assertTrue(alone.getMessage().contains("--namesrv"), alone.getMessage());
     }
 }

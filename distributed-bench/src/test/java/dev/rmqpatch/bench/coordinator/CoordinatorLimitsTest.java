@@ -76,11 +76,11 @@ class CoordinatorLimitsTest {
         java.nio.file.Path w = dir.resolve("w.yaml");
         java.nio.file.Files.writeString(w, "topics: 5000\nsubscriptionsPerTopic: 1\nconsumerPerSubscription: 4\n");
         java.nio.file.Path out = dir.resolve("out");
-        String e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> RunCommand.run(new String[] {"--dist", dir.toString(),
+        String e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> dev.rmqpatch.bench.command.RunCommand.run(new String[] {"--dist", dir.toString(),
             "--agents", "2", "--workload", w.toString(), "--out", out.toString()}, System.out)).getMessage();
         assertTrue(e.contains("20,000 push consumers, 10,000 on each of 2 agent(s)"), e);
         assertTrue(java.nio.file.Files.notExists(out), "nothing started, no output folder");
-        e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> dev.rmqpatch.bench.compare.CompareCommand.parse(new String[] {
+        e = assertThrows(dev.rmqpatch.bench.cli.UsageException.class, () -> dev.rmqpatch.bench.command.CompareCommand.parse(new String[] {
             "--workload", w.toString(), "--agents", "4"})).getMessage();
         assertTrue(e.contains("5,000 on each of 4 agent(s)"), e);
     }

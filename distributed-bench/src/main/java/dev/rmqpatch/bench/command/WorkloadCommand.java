@@ -1,6 +1,8 @@
-package dev.rmqpatch.bench.coordinator;
+package dev.rmqpatch.bench.command;
 
-import dev.rmqpatch.bench.cli.Flags;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.FlagSet;
+import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.bench.workload.WorkloadParser;
@@ -8,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 
 /**
  * {@code workload}: reads a workload file as {@code bench run --workload} does and says what it runs and which payload
@@ -17,37 +18,28 @@ import java.util.Set;
  * must push to the coordinator's host.
  */
 public final class WorkloadCommand {
-    static final String HELP = String.join("\n",
-        "Usage: bench workload --workload FILE [--payload-dir DIR]",
-        "",
+    static final FlagSet FLAGS = new FlagSet("Usage: bench workload --workload FILE [--payload-dir DIR]", String.join("\n",
         "Reads an OpenMessaging Benchmark workload file exactly as bench run --workload does (the same errors: an",
         "unknown field, a bad value, a payloadFile found nowhere, naming every path tried) and prints:",
         "  workload: <what it runs>",
         "  payloadFile: <the field as written>      only when the bodies come from a payload file",
-        "  payloadPath: <the file bench run reads>  next to the workload file first, then under --payload-dir",
-        "",
-        "Options:",
-        "  --workload FILE    the workload file (YAML or JSON)",
-        "  --payload-dir DIR  where a relative payloadFile is looked for after the workload file's folder",
-        "  -h, --help         this text",
-        "",
-        "Exit status: 0 the file runs as printed; 2 it does not (the reason is printed).");
-
-    private static final Set<String> VALUED = Set.of("--workload", "--payload-dir");
+        "  payloadPath: <the file bench run reads>  next to the workload file first, then under --payload-dir"))
+        .section("Options:", HarnessFlags.WORKLOAD, HarnessFlags.PAYLOAD_DIR)
+        .epilogue("-h, --help: this text. Exit status: 0 the file runs as printed; 2 it does not (the reason is printed).");
 
     private WorkloadCommand() {
     }
 
     public static String helpText() {
-        return HELP;
+        return FLAGS.help();
     }
 
     public static int run(String[] args, PrintStream out) throws UsageException, IOException {
-        Flags f = Flags.parse(args, VALUED, Set.of());
-        if (!f.has("--workload")) {
+        Args f = FLAGS.parse(args);
+        if (!f.has(HarnessFlags.WORKLOAD)) {
             throw new UsageException("give the workload file: --workload FILE");
         }
-        Path file = Path.of(f.get("--workload", null));
+        Path file = f.get(HarnessFlags.WORKLOAD);
         if (!Files.isRegularFile(file)) {
             throw new UsageException("no workload file " + file.toAbsolutePath().normalize());
         }
@@ -57,7 +49,7 @@ public final class WorkloadCommand {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        Path payloadDir = RunCommand.payloadDir(f, w);
+        Path payloadDir = HarnessFlags.payloadDir(f, w);
         out.println("workload: " + w);
         if (w.payload().isFile()) {
             out.println("payloadFile: " + w.payload().fileName());

@@ -1,4 +1,7 @@
-package dev.rmqpatch.bench.compare;
+package dev.rmqpatch.bench.command;
+
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.engine.Variant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.cli.UsageException;
-import dev.rmqpatch.bench.efficiency.PinMode;
+import dev.rmqpatch.bench.pinning.PinMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +23,7 @@ class CompareModeOptionsTest {
 
     @Test
     void efficiencyDefaults() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--efficiency"});
+        RunOptions o = CompareCommand.parse(new String[] {"--efficiency"});
         assertTrue(o.efficiency);
         assertFalse(o.profile);
         assertEquals(List.of("4.9.0-tuned", "4.9.0-patched"), o.variants.stream().map(Variant::name).toList());
@@ -35,7 +38,7 @@ class CompareModeOptionsTest {
 
     @Test
     void efficiencyOptionsAreRead() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--efficiency", "--rate", "8000", "--window=4", "--pairs", "40", "--pin", "off",
+        RunOptions o = CompareCommand.parse(new String[] {"--efficiency", "--rate", "8000", "--window=4", "--pairs", "40", "--pin", "off",
             "--profile", "--variants", "4.9.0-tuned,4.9.0-patched,4.9.1", "--topology", "ms-sync", "--warmup", "20"});
         assertEquals(8000.0, o.rate);
         assertEquals(4, o.windowSeconds);
@@ -48,7 +51,7 @@ class CompareModeOptionsTest {
 
     @Test
     void saturationModeIsUnchangedAndCanBeProfiled() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--profile", "--rate", "9000"});
+        RunOptions o = CompareCommand.parse(new String[] {"--profile", "--rate", "9000"});
         assertFalse(o.efficiency);
         assertTrue(o.profile);
         assertEquals(9000.0, o.workload.producerRate());
@@ -76,7 +79,7 @@ class CompareModeOptionsTest {
 
     @Test
     void consumersAreReadInSaturationModeAndRefusedByEfficiency() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--consumers", "4", "--variants", "4.9.0-tuned,4.9.0-patched"});
+        RunOptions o = CompareCommand.parse(new String[] {"--consumers", "4", "--variants", "4.9.0-tuned,4.9.0-patched"});
         assertEquals(1, o.workload.subscriptionsPerTopic());
         assertEquals(4, o.workload.consumerPerSubscription());
         assertFalse(CompareCommand.parse(new String[] {"--consumers", "0"}).workload.hasConsumers());

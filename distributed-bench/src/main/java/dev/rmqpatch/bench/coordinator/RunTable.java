@@ -1,7 +1,8 @@
-package dev.rmqpatch.bench.report;
+package dev.rmqpatch.bench.coordinator;
 
 import dev.rmqpatch.bench.broker.BrokerFigures;
-import dev.rmqpatch.bench.coordinator.RunResult;
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.Table;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;

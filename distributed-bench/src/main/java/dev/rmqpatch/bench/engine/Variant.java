@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.compare;
+package dev.rmqpatch.bench.engine;
 
 import dev.rmqpatch.cluster.Jdk8Home;
 import dev.rmqpatch.cluster.LocalCluster;

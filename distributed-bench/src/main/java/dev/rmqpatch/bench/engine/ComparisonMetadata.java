@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.compare;
+package dev.rmqpatch.bench.engine;
 
 import dev.rmqpatch.bench.report.Metadata;
 import dev.rmqpatch.bench.workload.Workload;
@@ -18,7 +18,7 @@ public final class ComparisonMetadata {
     }
 
     /** Conf settings appended for a variant: its own (see {@link Variant#overrides}) and then every --set. */
-    public static Map<String, String> overrides(Variant v, CompareRunner.Options o) {
+    public static Map<String, String> overrides(Variant v, RunOptions o) {
         Map<String, String> all = new LinkedHashMap<>(v.overrides(Runtime.getRuntime().availableProcessors()));
         all.putAll(o.brokerSettings);
         return all;
@@ -29,7 +29,7 @@ public final class ComparisonMetadata {
      * design), then workload, agents, brokers, topology, machine, JVM, and per variant its distribution, conf and jar
      * checksums.
      */
-    public static void describe(CompareRunner.Options o, Map<String, Object> m, Map<String, Object> modeSpecific, List<String> agentJvmOptions) {
+    public static void describe(RunOptions o, Map<String, Object> m, Map<String, Object> modeSpecific, List<String> agentJvmOptions) {
         m.put("command", o.commandLine);
         m.put("startedAt", Instant.now().toString());
         m.putAll(modeSpecific);

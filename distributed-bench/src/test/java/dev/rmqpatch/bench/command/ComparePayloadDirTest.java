@@ -1,4 +1,7 @@
-package dev.rmqpatch.bench.compare;
+package dev.rmqpatch.bench.command;
+
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.engine.Variant;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,7 +42,7 @@ class ComparePayloadDirTest {
 
     @Test
     void payloadFileOnlyUnderThePayloadDirIsFound() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--workload", workload.toString(), "--payload-dir", payloads.toString()});
+        RunOptions o = CompareCommand.parse(new String[] {"--workload", workload.toString(), "--payload-dir", payloads.toString()});
         assertEquals(payloads.toAbsolutePath(), o.payloadDir);
         assertArrayEquals(new byte[32], o.workload.payload().readFile(32, o.payloadDir));
         assertEquals(payloads.resolve("payload/payload-32b.data").toAbsolutePath().normalize(), o.workload.payload().resolve(o.payloadDir));
@@ -51,7 +54,7 @@ class ComparePayloadDirTest {
         byte[] local = new byte[32];
         local[0] = 9;
         Files.write(workload.getParent().resolve("payload/payload-32b.data"), local);
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--workload=" + workload, "--payload-dir=" + payloads});
+        RunOptions o = CompareCommand.parse(new String[] {"--workload=" + workload, "--payload-dir=" + payloads});
         assertEquals(9, o.workload.payload().readFile(32, o.payloadDir)[0]);
     }
 
@@ -79,14 +82,14 @@ class ComparePayloadDirTest {
 
     @Test
     void theEfficiencyModeTakesItToo() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--efficiency", "--workload", workload.toString(), "--payload-dir",
+        RunOptions o = CompareCommand.parse(new String[] {"--efficiency", "--workload", workload.toString(), "--payload-dir",
             payloads.toString()});
         assertEquals(payloads.toAbsolutePath(), o.payloadDir);
     }
 
     @Test
     void withoutAPayloadFileThePayloadDirIsOnlyChecked() throws Exception {
-        CompareRunner.Options o = CompareCommand.parse(new String[] {"--payload-dir", payloads.toString()});
+        RunOptions o = CompareCommand.parse(new String[] {"--payload-dir", payloads.toString()});
         assertEquals(payloads.toAbsolutePath(), o.payloadDir);
         assertNull(CompareCommand.parse(new String[0]).payloadDir);
     }

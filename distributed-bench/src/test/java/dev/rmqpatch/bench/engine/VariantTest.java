@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.compare;
+package dev.rmqpatch.bench.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

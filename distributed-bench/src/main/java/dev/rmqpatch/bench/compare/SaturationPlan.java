@@ -1,11 +1,12 @@
 package dev.rmqpatch.bench.compare;
 
-import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.Replication;
-import dev.rmqpatch.cluster.Topology;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.Coordinator;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
@@ -13,62 +14,49 @@ import dev.rmqpatch.bench.coordinator.LocalJvm;
 import dev.rmqpatch.bench.coordinator.RunFailedException;
 import dev.rmqpatch.bench.coordinator.RunResult;
 import dev.rmqpatch.bench.coordinator.RunSpec;
-import dev.rmqpatch.cluster.ManagedProcess;
+import dev.rmqpatch.bench.engine.ComparisonMetadata;
+import dev.rmqpatch.bench.engine.Plan;
+import dev.rmqpatch.bench.engine.RunContext;
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.bench.omb.OmbResult;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
-import dev.rmqpatch.bench.profile.BrokerProfiling;
 import dev.rmqpatch.bench.profile.CollapsedStacks;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.profile.ProfiledJvm;
-import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.sink.SinkMain;
-import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.cluster.ManagedProcess;
+import dev.rmqpatch.cluster.Topology;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs the interleaved rounds of a comparison and writes results.json, table.txt and chart.png. */
-public final class CompareRunner {
-    /** What to compare and how. */
-    public static final class Options {
-        public List<Variant> variants;
-        public String baseline;
-        public int rounds = 3;
-        public Workload workload;
-        /** --payload-dir: where the workload's relative payloadFile is looked for after its own folder; null = nowhere else. */
-        public Path payloadDir;
-        public int agents = 1;
-        public String brokerHeap = "2g";
-        public Topology topology = Topology.SINGLE;
-        public Map<String, String> brokerSettings = new LinkedHashMap<>();
-        public Path distDir;
-        public Path outDir;
-        public boolean sink = true;
-        public Double ceiling;
-        public String commandLine;
-        /** --efficiency: paired fixed-rate windows on warm brokers ({@link dev.rmqpatch.bench.efficiency.EfficiencyRunner}). */
-        public boolean efficiency;
-        /** --efficiency: total msg/s of the measured windows; null = found by the rate probe. */
-        public Double rate;
-        public int windowSeconds = dev.rmqpatch.bench.efficiency.EfficiencyRunner.DEFAULT_WINDOW_SECONDS;
-        public int pairs = dev.rmqpatch.bench.efficiency.EfficiencyRunner.DEFAULT_PAIRS;
-        public dev.rmqpatch.bench.efficiency.PinMode pin = dev.rmqpatch.bench.efficiency.PinMode.AUTO;
-        /** --profile: async-profiler on the brokers (saturation: in the measured windows; efficiency: in extra windows). */
-        public boolean profile;
-    }
+/**
+ * The default plan of {@code compare}: saturation. Interleaved rounds (A B C A B C ...), each on a fresh cluster of the
+ * variant with the same workload from the same agents, then the raw sink and the stock-remoting sink with the same warm
+ * agents; writes results.json, table.txt and chart.png.
+ */
+public final class SaturationPlan implements Plan {
+    static final Flag<Integer> ROUNDS = Flag.whole("--rounds", "N", 1, "rounds per variant").defaultingTo(3);
+    static final Flag<Boolean> NO_SINK = Flag.toggle("--no-sink", "skip the harness-ceiling and remoting-floor runs (then no ceiling "
+        + "warning is possible)");
+    /** Saturation's default measured seconds per round. */
+    static final int DEFAULT_DURATION = 10;
+    /** A fresh broker JVM needs 10-13 s of load to reach steady throughput on 2 cores. */
+    static final int DEFAULT_WARMUP = 12;
 
-    private final Options o;
-    private final PrintStream out;
+    private RunOptions o;
+    private PrintStream out;
+    private RunContext ctx;
     private final CompareResults results = new CompareResults();
     private final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
-    private final long started = System.nanoTime();
-    private BrokerProfiling profiling;
     private final Map<String, CollapsedStacks> profiles = new LinkedHashMap<>();
     private final Map<String, Integer> profiledWindows = new LinkedHashMap<>();
     private final List<String> profileWarnings = new ArrayList<>();
@@ -76,24 +64,70 @@ public final class CompareRunner {
     /** How long a slave may take, after the load stopped, to apply what the master already pushed. */
     private static final Duration SLAVE_CATCH_UP = Duration.ofSeconds(10);
 
-    public CompareRunner(Options options, PrintStream out) {
-        this.o = options;
-        this.out = out;
+    @Override
+    public Flag<Boolean> selector() {
+        return null;
+    }
+
+    @Override
+    public String helpTitle() {
+        return "Saturation (the default plan):";
+    }
+
+    @Override
+    public String helpText() {
+        return "sends as fast as the broker answers. For every round and every variant, in interleaved order (A B C A B C ...), a "
+            + "fresh name server and broker with a fresh store, the same workload from the same load agents; then the workload once "
+            + "more against the raw no-op sink (the harness's own ceiling) and the stock-remoting sink (what the stock remoting layer "
+            + "alone costs per message). The table gives the median msg/s with min-max, p50/p99/p99.9 latency, broker CPU us per "
+            + "message, stored bytes per message, each as a ratio to the baseline, and whether a difference is outside the "
+            + "round-to-round spread. --warmup defaults to " + DEFAULT_WARMUP + " s per round (a fresh broker JVM needs 10-13 s of load "
+            + "to reach steady throughput on 2 cores). --profile: the measured window of every round, all variants alike.\n"
+            + "Default variants " + String.join(",", defaultVariants()) + ". With the defaults, 3 variants x 3 rounds plus the sink runs take about 4.5 minutes on a 2-core machine. Output: "
+            + "results.json, chart.png, table.txt and runs/<round>-<variant>/ (each round's result.json, broker conf, process output "
+            + "and RocketMQ logs; stores are deleted).";
+    }
+
+    @Override
+    public List<Flag<?>> flags() {
+        return List.of(ROUNDS, HarnessFlags.DURATION.defaultingTo(DEFAULT_DURATION), NO_SINK, HarnessFlags.CEILING);
+    }
+
+    @Override
+    public List<String> defaultVariants() {
+        return List.of("4.9.0", "4.9.0-tuned", "4.9.0-patched");
+    }
+
+    @Override
+    public int defaultWarmupSeconds() {
+        return DEFAULT_WARMUP;
+    }
+
+    @Override
+    public void configure(Args a, RunOptions options) {
+        options.rounds = a.get(ROUNDS);
+        options.sink = !a.get(NO_SINK);
+        options.ceiling = a.get(HarnessFlags.CEILING);
+        if (a.has(HarnessFlags.RATE)) {
+            options.workload = options.workload.withProducerRate(a.get(HarnessFlags.RATE));
+        }
+    }
+
+    @Override
+    public String describe(RunOptions options) {
+        return String.format("comparing %s, %d round(s), baseline %s, topology %s%s; %s; output %s", options.variants, options.rounds,
+            options.baseline, options.topology, options.profile ? ", profiled" : "", options.workload, options.outDir);
     }
 
     public CompareResults results() {
         return results;
     }
 
-    /** Runs everything; on failure writes what was measured (status "failed") and throws with the cause. */
-    public CompareResults run() throws CompareFailedException {
-        for (Variant v : o.variants) {
-            try {
-                v.check(o.distDir);
-            } catch (LocalCluster.ClusterException e) {
-                throw new CompareFailedException(e.getMessage(), e);
-            }
-        }
+    @Override
+    public void run(RunContext context) throws Exception {
+        this.ctx = context;
+        this.o = context.options();
+        this.out = context.out();
         results.baseline = o.baseline;
         results.clientMode = o.workload.client().label();
         results.rateMsgPerS = o.workload.producerRate();
@@ -107,50 +141,37 @@ public final class CompareRunner {
             results.variants.add(r);
             runs.put(v.name(), new ArrayList<>());
         }
-        List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin()) {
-            if (o.profile) {
-                profiling = BrokerProfiling.open();
-            }
-            out.printf("starting %d agent JVM(s) ...%n", o.agents);
-            agents.addAll(LocalAgents.launch(o.agents, o.outDir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
-            if (o.ceiling != null) {
-                results.harnessCeiling = new CompareResults.Ceiling();
-                results.harnessCeiling.tps = o.ceiling;
-            }
-            int total = o.rounds * o.variants.size();
-            int done = 0;
-            for (int round = 1; round <= o.rounds; round++) {
-                for (Variant v : o.variants) {
-                    done++;
-                    runRound(round, v, agents, admin, done, total);
-                    summarize();
-                    ResultsFile.write(o.outDir.resolve("results.json"), results);
-                }
-            }
-            if (o.ceiling == null && o.sink) {
-                // Last, with the same agent JVMs already JIT-warm from the rounds: a ceiling measured with cold
-                // agents would understate what the harness can do.
-                measureCeiling(agents, admin);
-            }
-            results.status = "ok";
-        } catch (RunFailedException | LocalCluster.ClusterException | AsyncProfiler.ProfilerException | IOException | RuntimeException e) {
-            results.status = "failed";
-            results.error = e.getMessage();
-            throw new CompareFailedException(e.getMessage(), e);
-        } finally {
-            LocalAgents.stop(agents);
-            writeProfiles();
-            if (profiling != null) {
-                profiling.close();
-            }
-            finish();
+        BrokerAdmin admin = ctx.admin();
+        List<AgentClient> agents = ctx.launchAgents(LocalAgents.DEFAULT_JVM_OPTIONS);
+        if (o.ceiling != null) {
+            results.harnessCeiling = new CompareResults.Ceiling();
+            results.harnessCeiling.tps = o.ceiling;
         }
-        return results;
+        int total = o.rounds * o.variants.size();
+        int done = 0;
+        for (int round = 1; round <= o.rounds; round++) {
+            for (Variant v : o.variants) {
+                done++;
+                runRound(round, v, agents, admin, done, total);
+                summarize();
+                ResultsFile.write(o.outDir.resolve("results.json"), results);
+            }
+        }
+        if (o.ceiling == null && o.sink) {
+            // Last, with the same agent JVMs already JIT-warm from the rounds: a ceiling measured with cold
+            // agents would understate what the harness can do.
+            measureCeiling(agents, admin);
+        }
+    }
+
+    @Override
+    public void ended(String error) {
+        results.status = error == null ? "ok" : "failed";
+        results.error = error;
     }
 
     private Map<String, String> overrides(Variant v) {
-        return ComparisonMetadata.overrides(v, o);
+        return ctx.overrides(v);
     }
 
     private void describe() {
@@ -161,9 +182,7 @@ public final class CompareRunner {
     }
 
     private static List<String> agentJvmOptions() {
-        List<String> all = new ArrayList<>(LocalJvm.NIO_OPENS);
-        all.addAll(LocalAgents.DEFAULT_JVM_OPTIONS);
-        return all;
+        return RunContext.recordedAgentJvmOptions(LocalAgents.DEFAULT_JVM_OPTIONS);
     }
 
     private void measureCeiling(List<AgentClient> agents, BrokerAdmin admin) throws IOException, RunFailedException {
@@ -201,12 +220,12 @@ public final class CompareRunner {
             spec.label = server.equals("raw") ? "sink" : "sink-remoting";
             Coordinator coordinator = new Coordinator(agents, admin, probe, List.of(sink.process), out);
             Map<String, List<ProfiledJvm>> profiled = new LinkedHashMap<>();
-            if (profiling != null && server.equals("raw")) {
-                profiled.put("sink", List.of(profiling.session(sink.process.pid())));
+            if (ctx.profiling() != null && server.equals("raw")) {
+                profiled.put("sink", List.of(ctx.profiling().session(sink.process.pid())));
                 List<ProfiledJvm> agentJvms = new ArrayList<>();
                 for (AgentClient a : agents) {
                     if (a.isLocal()) {
-                        agentJvms.add(profiling.session(a.process().pid()));
+                        agentJvms.add(ctx.profiling().session(a.process().pid()));
                     }
                 }
                 profiled.put("agent", agentJvms);
@@ -234,28 +253,15 @@ public final class CompareRunner {
     }
 
     private Map<String, List<Long>> roles(List<AgentClient> agents) {
-        Map<String, List<Long>> roles = new LinkedHashMap<>();
-        List<Long> pids = new ArrayList<>();
-        for (AgentClient a : agents) {
-            if (a.isLocal()) {
-                pids.add(a.process().pid());
-            }
-        }
-        roles.put("agents", pids);
-        roles.put("coordinator", List.of(ProcessHandle.current().pid()));
-        return roles;
+        return ctx.baseRoles();
     }
 
     private void runRound(int round, Variant v, List<AgentClient> agents, BrokerAdmin admin, int done, int total)
         throws LocalCluster.ClusterException, RunFailedException, IOException {
         String label = v.name() + " r" + round + "/" + o.rounds;
         Path dir = o.outDir.resolve("runs/" + round + "-" + v.name());
-        LocalCluster.Spec cs = v.clusterSpec(o.distDir, overrides(v));
-        cs.brokerHeap = o.brokerHeap;
-        cs.topology = o.topology;
-        cs.workDir = dir;
-        cs.stopGrace = Duration.ZERO;
-        out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, elapsed(),
+        LocalCluster.Spec cs = ctx.clusterSpec(v, overrides(v), dir);
+        out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, ctx.elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;
         try (LocalCluster cluster = HarnessClusters.start(cs, admin)) {
@@ -275,7 +281,7 @@ public final class CompareRunner {
             spec.namesrv = cluster.namesrvAddr();
             spec.label = label;
             List<ManagedProcess> watched = cluster.processes();
-            ProfiledJvm profiled = profiling == null ? null : profiling.session(cluster.brokerPid());
+            ProfiledJvm profiled = ctx.profiling() == null ? null : ctx.profiling().session(cluster.brokerPid());
             Coordinator coordinator = new Coordinator(agents, admin, probe, watched, out);
             if (profiled != null) {
                 coordinator.withWindowListener(new ProfiledWindow(profiled, label));
@@ -365,7 +371,7 @@ public final class CompareRunner {
                 String html = "flame-harness-" + e.getKey() + ".html";
                 try {
                     dev.rmqpatch.bench.profile.FlameGraphHtml.write(all, e.getKey() + " CPU during the harness-ceiling run ("
-                        + profiling.event().name() + ", client " + o.workload.client().label() + ")", o.outDir.resolve(html));
+                        + ctx.profiling().event().name() + ", client " + o.workload.client().label() + ")", o.outDir.resolve(html));
                     written.put(e.getKey(), html);
                 } catch (IOException ex) {
                     profileWarnings.add("[sink] " + html + " not written: " + ex.getMessage());
@@ -388,14 +394,14 @@ public final class CompareRunner {
 
     /** Flame graphs, the area table and the results views from every round's profile. */
     private void writeProfiles() {
-        if (profiling == null || profiling.event() == null || profiles.isEmpty()) {
+        if (ctx.profiling() == null || ctx.profiling().event() == null || profiles.isEmpty()) {
             return;
         }
         List<String> names = new ArrayList<>();
         for (Variant v : o.variants) {
             names.add(v.name());
         }
-        ProfileSet set = new ProfileSet(names, o.baseline, profiling.event(), "profiled in the measured window of every round, every variant "
+        ProfileSet set = new ProfileSet(names, o.baseline, ctx.profiling().event(), "profiled in the measured window of every round, every variant "
             + "alike; the profiler's own cost (about 1-3% at this interval) is inside the CPU/msg figures of all variants");
         profiles.forEach((v, stacks) -> set.add(v, stacks, profiledWindows.getOrDefault(v, 0)));
         try {
@@ -414,7 +420,7 @@ public final class CompareRunner {
     private static void writeRunFiles(Path dir, RunResult r) throws IOException {
         ResultsFile.write(dir.resolve("result.json"), r);
         if (r.omb != null) {
-            ResultsFile.write(dir.resolve(dev.rmqpatch.bench.coordinator.RunCommand.OMB_RESULT_FILE), r.omb);
+            ResultsFile.write(dir.resolve(OmbResult.FILE_NAME), r.omb);
         }
     }
 
@@ -463,25 +469,15 @@ public final class CompareRunner {
         results.warnings.addAll(profileWarnings);
     }
 
-    private String elapsed() {
-        long s = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-        return String.format("%d:%02d", s / 60, s % 60);
-    }
-
     /** Summary, results.json, table.txt and chart.png from whatever was measured; also after a failure. */
-    private void finish() {
-        summarize();
-        results.metadata.put("finishedAt", Instant.now().toString());
-        results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
-        String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
-        OutputFolder.write(out, o.outDir, results, table, png -> ChartWriter.write(results, png), results.error,
-            results.profile != null, elapsed());
-    }
-
-    /** The comparison could not be completed; partial results were written. */
-    public static final class CompareFailedException extends Exception {
-        public CompareFailedException(String message, Throwable cause) {
-            super(message, cause);
+    @Override
+    public void finish(RunContext context) {
+        if (o == null) {
+            return;
         }
+        writeProfiles();
+        summarize();
+        String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
+        ctx.writeOutput(results.metadata, results, table, png -> ChartWriter.write(results, png), results.error, results.profile != null);
     }
 }

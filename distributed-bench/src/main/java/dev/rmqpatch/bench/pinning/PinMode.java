@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.efficiency;
+package dev.rmqpatch.bench.pinning;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench.coordinator;
+package dev.rmqpatch.bench.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,41 +1,44 @@
 package dev.rmqpatch.bench.efficiency;
 
-import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
-import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.Replication;
-import dev.rmqpatch.cluster.Topology;
-import dev.rmqpatch.bench.compare.CompareRunner;
-import dev.rmqpatch.bench.compare.ComparisonMetadata;
-import dev.rmqpatch.bench.compare.Variant;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.HarnessFlags;
+import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
-import dev.rmqpatch.bench.coordinator.LocalJvm;
+import dev.rmqpatch.bench.engine.ComparisonMetadata;
+import dev.rmqpatch.bench.engine.Plan;
+import dev.rmqpatch.bench.engine.RunContext;
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.engine.Variant;
 import dev.rmqpatch.bench.pinning.Affinity;
 import dev.rmqpatch.bench.pinning.CpuPinning;
+import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.pinning.PinningPlan;
 import dev.rmqpatch.bench.pinning.Taskset;
-import dev.rmqpatch.cluster.ChildProcesses;
-import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
-import dev.rmqpatch.bench.profile.BrokerProfiling;
 import dev.rmqpatch.bench.profile.CollapsedStacks;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.report.Format;
-import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.cluster.ChildProcesses;
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.cluster.ManagedProcess;
+import dev.rmqpatch.cluster.Topology;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -54,7 +57,7 @@ import java.util.Set;
  * --pin auto a calibration that measures pairs with and without CPU pinning and keeps the state whose pairs scatter
  * less, the measured pairs, and with --profile a few more pairs with the profiler attached.
  */
-public final class EfficiencyRunner {
+public final class EfficiencyPlan implements Plan {
     static final String SLAVE_ROLE = "slave";
     /** --pin auto: blocks of {@link #PAIRS_PER_BLOCK} pairs per state, in the order pinned, unpinned, unpinned, pinned ... */
     static final int CALIBRATION_BLOCKS_PER_STATE = 3;
@@ -67,47 +70,143 @@ public final class EfficiencyRunner {
     public static final int DEFAULT_PAIRS = 30;
     public static final int DEFAULT_WARMUP_SECONDS = 15;
 
-    private final CompareRunner.Options o;
-    private final PrintStream out;
-    private final Affinity affinity;
+    static final Flag<Boolean> EFFICIENCY = Flag.toggle("--efficiency", "broker CPU per message at one fixed rate below every "
+        + "variant's saturation, from many short paired windows on warm brokers, with a 95% confidence interval of each variant's "
+        + "ratio to the baseline: \"does this patch save CPU, and how much\", resolved to a few percent");
+    static final Flag<Integer> WINDOW = Flag.whole("--window", "S", 1, "seconds per window").defaultingTo(DEFAULT_WINDOW_SECONDS);
+    static final Flag<Integer> PAIRS = Flag.whole("--pairs", "N", 1, "measured pairs; a pair is one window per variant, adjacent in "
+        + "time, in the order A B, then B A, A B ...").defaultingTo(DEFAULT_PAIRS);
+    static final Flag<PinMode> PIN = Flag.of("--pin", "auto|on|off", (name, raw) -> {
+        try {
+            return PinMode.parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
+        + "coordinator on the lower half (on 2 cores: brokers on CPU 1, the rest on CPU 0); set after the JVMs started, which keep "
+        + "their thread sizing (-XX:ActiveProcessorCount=<machine CPUs> for brokers and agents either way). auto: 3 blocks of 2 "
+        + "pairs pinned and 3 unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count "
+        + "(needs --pairs >= 12, else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")
+        .defaultingTo(PinMode.AUTO, "auto");
+
+    private RunOptions o;
+    private PrintStream out;
+    private RunContext ctx;
+    private final Affinity affinity = new Taskset();
     private final EfficiencyResults results = new EfficiencyResults();
     private final Map<String, Map<String, String>> overrides = new LinkedHashMap<>();
-    private final long started = System.nanoTime();
     private final List<String> names = new ArrayList<>();
     private int pairs;
     private boolean keptPinned;
     private String profileTable;
 
-    public EfficiencyRunner(CompareRunner.Options options, PrintStream out) {
-        this.o = options;
-        this.out = out;
-        this.affinity = new Taskset();
-        for (Variant v : o.variants) {
-            names.add(v.name());
-            // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
-            overrides.put(v.name(), ComparisonMetadata.overrides(v, o));
+    @Override
+    public Flag<Boolean> selector() {
+        return EFFICIENCY;
+    }
+
+    @Override
+    public String helpTitle() {
+        return "Efficiency (--efficiency):";
+    }
+
+    @Override
+    public String helpText() {
+        return "measures --pairs pairs of --window-second windows on warm brokers\n"
+            + "All variants' clusters run at once; the same agents switch their load between them every window, in "
+            + "counterbalanced order. Phases: warm-up at full load per variant, alternating in windows (its last window gives the "
+            + "saturated msg/s); a rate check (without --rate the probe takes half the slowest variant's saturated msg/s, checks "
+            + "one window per variant at it: rate held, no failed sends, p99 <= 5 ms, and steps down by a quarter while it fails, "
+            + "at most 3 times); with --pin auto the pinning calibration; the measured pairs; with --profile 4 more pairs with "
+            + "the profiler attached (about 40 s more; not in the interval). --rate is the fixed rate of the measured windows, a "
+            + "positive number; --warmup the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants " + String.join(",", defaultVariants()) + "; "
+            + "at least two; no consumers.\n"
+            + "The table gives per variant the median broker CPU us/msg over its windows, and for each other variant the ratio to "
+            + "the baseline (geometric mean of the per-pair ratios) with a 95% CI (percentile bootstrap over pairs, Student-t on the "
+            + "log ratios as a check) and the verdict: resolved only where both exclude 1.0, over at least 6 pairs. Windows that "
+            + "missed the rate or lost sends are listed, and their pairs left out of the interval. With --topology ms-sync the main "
+            + "figure is the pair (SYNC_MASTER + SLAVE CPU per message), the master's and the slave's beside it.\n"
+            + "Default run: 2 variants, 15 s warm-up, rate probe, calibration and 30 pairs take about 8 minutes. Output: "
+            + "results.json (every window listed), chart.png, table.txt, brokers/<variant>/ (confs, output, logs); --profile adds "
+            + "flame-<variant>.html and profile/<variant>.collapsed.";
+    }
+
+    @Override
+    public List<Flag<?>> flags() {
+        return List.of(WINDOW, PAIRS, PIN);
+    }
+
+    @Override
+    public List<String> defaultVariants() {
+        return List.of("4.9.0-tuned", "4.9.0-patched");
+    }
+
+    @Override
+    public int defaultWarmupSeconds() {
+        return DEFAULT_WARMUP_SECONDS;
+    }
+
+    @Override
+    public void configure(Args a, RunOptions options) throws UsageException {
+        options.efficiency = true;
+        if (options.variants.size() < 2) {
+            List<String> given = new ArrayList<>();
+            options.variants.forEach(v -> given.add(v.name()));
+            throw new UsageException("--efficiency compares variants with a baseline: give at least two in --variants, not " + given);
         }
+        if (a.has(HarnessFlags.RATE)) {
+            double rate = a.get(HarnessFlags.RATE);
+            if (!(rate > 0)) {
+                throw new UsageException("--rate must be a positive number of msg/s with --efficiency (leave it out to let the rate probe "
+                    + "find one), not " + a.raw().get(a.raw().indexOf(HarnessFlags.RATE.name()) + 1));
+            }
+            options.rate = rate;
+        } else if (options.workload.producerRate() > 0) {
+            options.rate = options.workload.producerRate();
+        }
+        options.windowSeconds = a.get(WINDOW);
+        options.pairs = a.get(PAIRS);
+        options.pin = a.get(PIN);
+        if (options.workload.hasConsumers()) {
+            // Its windows switch the producers between warm clusters; consumers would keep pulling from the cluster the
+            // load just left, so a window's broker CPU would no longer be that window's work alone.
+            throw new UsageException("--efficiency does not run consumers yet (--consumers or the workload's subscriptionsPerTopic): "
+                + "measure produce+consume in the saturation mode (leave out --efficiency)");
+        }
+        // The agents get the rate with every switch; the workload itself stays unlimited.
+        options.workload = options.workload.withProducerRate(0);
+    }
+
+    @Override
+    public String describe(RunOptions options) {
+        Workload w = options.workload;
+        return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows, rate %s, --pin %s%s, baseline %s, topology %s; "
+                + "%d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s",
+            options.variants, options.pairs, options.windowSeconds, options.rate == null ? "from the probe" : String.format("%,.0f msg/s",
+                options.rate), options.pin.label(), options.profile ? ", profiled" : "", options.baseline, options.topology, w.topics(),
+            w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(), w.sendMode().label(), w.client().label(),
+            w.warmupDurationSeconds(), options.outDir);
     }
 
     /** The brokers and everything else of the run, once started. */
     private static final class Run {
         final List<LocalCluster> clusters = new ArrayList<>();
-        final List<AgentClient> agents = new ArrayList<>();
+        List<AgentClient> agents;
         final List<BrokerUnderTest> brokers = new ArrayList<>();
         AgentGroup group;
         WindowRunner windows;
         CpuPinning pinning;
-        BrokerProfiling profiling;
     }
 
-    /** Runs everything; on failure writes what was measured (status "failed") and throws with the cause. */
-    public EfficiencyResults run() throws CompareRunner.CompareFailedException {
+    @Override
+    public void run(RunContext context) throws Exception {
+        this.ctx = context;
+        this.o = context.options();
+        this.out = context.out();
         for (Variant v : o.variants) {
-            try {
-                v.check(o.distDir);
-            } catch (LocalCluster.ClusterException e) {
-                throw new CompareRunner.CompareFailedException(e.getMessage(), e);
-            }
+            names.add(v.name());
+            // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
+            overrides.put(v.name(), ctx.overrides(v));
         }
         PinningPlan plan = PinningPlan.of(affinity);
         int cpus = plan.possible() ? plan.machineCpus() : Runtime.getRuntime().availableProcessors();
@@ -127,43 +226,27 @@ public final class EfficiencyRunner {
         describe(sameCpuCount);
         Run run = new Run();
         run.pinning = new CpuPinning(affinity, plan);
-        try (BrokerAdmin admin = new BrokerAdmin()) {
-            if (o.profile) {
-                run.profiling = BrokerProfiling.open();
-            }
-            start(run, admin, sameCpuCount);
-            warmUpAndProbe(run);
-            measure(run);
-            if (run.profiling != null) {
-                profile(run);
-            }
-            stopAgents(run);
-            if (o.topology != Topology.SINGLE) {
-                checkReplication(run, admin);
-            }
-            results.status = "ok";
-        } catch (LocalCluster.ClusterException | AgentFailure | BrokerAdmin.AdminException | WindowRunner.WindowFailure
-                 | AsyncProfiler.ProfilerException | IOException | RuntimeException e) {
-            results.status = "failed";
-            results.error = e.getMessage();
-            throw new CompareRunner.CompareFailedException(e.getMessage(), e);
-        } finally {
-            LocalAgents.stop(run.agents);
-            if (run.group != null) {
-                run.group.close();
-            }
-            for (LocalCluster c : run.clusters) {
-                c.close();
-            }
-            if (run.profiling != null) {
-                run.profiling.close();
-            }
+        ctx.closeAtEnd(() -> {
             if (run.pinning.pinned()) {
                 run.pinning.unpin(List.of(ProcessHandle.current().pid()));
             }
-            finish();
+        });
+        start(run, ctx.admin(), sameCpuCount);
+        warmUpAndProbe(run);
+        measure(run);
+        if (ctx.profiling() != null) {
+            profile(run);
         }
-        return results;
+        stopAgents(run);
+        if (o.topology != Topology.SINGLE) {
+            checkReplication(run, ctx.admin());
+        }
+    }
+
+    @Override
+    public void ended(String error) {
+        results.status = error == null ? "ok" : "failed";
+        results.error = error;
     }
 
     private void describe(List<String> sameCpuCount) {
@@ -175,9 +258,7 @@ public final class EfficiencyRunner {
         mode.put("pairs", o.pairs);
         mode.put("warmupSecondsPerVariant", o.workload.warmupDurationSeconds());
         mode.put("brokerJvmOptions", sameCpuCount);
-        List<String> agentOptions = new ArrayList<>(LocalJvm.NIO_OPENS);
-        agentOptions.addAll(agentJvmOptions(sameCpuCount));
-        ComparisonMetadata.describe(o, results.metadata, mode, agentOptions);
+        ComparisonMetadata.describe(o, results.metadata, mode, RunContext.recordedAgentJvmOptions(agentJvmOptions(sameCpuCount)));
         for (Variant v : o.variants) {
             EfficiencyResults.VariantResult r = new EfficiencyResults.VariantResult();
             r.name = v.name();
@@ -197,22 +278,17 @@ public final class EfficiencyRunner {
     private void start(Run run, BrokerAdmin admin, List<String> sameCpuCount)
         throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
         for (Variant v : o.variants) {
-            LocalCluster.Spec cs = v.clusterSpec(o.distDir, overrides.get(v.name()));
-            cs.brokerHeap = o.brokerHeap;
-            cs.topology = o.topology;
-            cs.workDir = o.outDir.resolve("brokers/" + v.name());
-            cs.stopGrace = Duration.ZERO;
+            LocalCluster.Spec cs = ctx.clusterSpec(v, overrides.get(v.name()), o.outDir.resolve("brokers/" + v.name()));
             cs.brokerJvmOptions.addAll(0, sameCpuCount);
-            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", elapsed(), v.name(),
+            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", ctx.elapsed(), v.name(),
                 o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
                 cs.overrides.isEmpty() ? "" : cs.overrides);
-            LocalCluster cluster = HarnessClusters.start(cs, admin);
+            LocalCluster cluster = ctx.closeAtEnd(HarnessClusters.start(cs, admin));
             run.clusters.add(cluster);
             ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
         }
-        out.printf("starting %d agent JVM(s) ...%n", o.agents);
-        run.agents.addAll(LocalAgents.launch(o.agents, o.outDir.resolve("agents"), agentJvmOptions(sameCpuCount)));
-        run.group = new AgentGroup(run.agents);
+        run.agents = ctx.launchAgents(agentJvmOptions(sameCpuCount));
+        run.group = ctx.closeAtEnd(new AgentGroup(run.agents));
         run.group.resetBusy();
 
         String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
@@ -301,14 +377,7 @@ public final class EfficiencyRunner {
         }
         roles.put("idle brokers", idle);
         roles.put("namesrv", namesrvs);
-        List<Long> agents = new ArrayList<>();
-        for (AgentClient a : run.agents) {
-            if (a.isLocal()) {
-                agents.add(a.process().pid());
-            }
-        }
-        roles.put("agents", agents);
-        roles.put("coordinator", List.of(ProcessHandle.current().pid()));
+        roles.putAll(ctx.baseRoles());
         Set<Long> known = new LinkedHashSet<>();
         roles.values().forEach(known::addAll);
         List<Long> helpers = new ArrayList<>();
@@ -405,7 +474,7 @@ public final class EfficiencyRunner {
         boolean pinned = o.pin != PinMode.OFF && pin(run, true);
         int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
         out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
-                + "each variant's saturation; %s%n", elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
+                + "each variant's saturation; %s%n", ctx.elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
         List<Window> warm = runWindows(run, pairs(warmWindows, 0, Window.WARM_UP, pinned, false));
         for (Window w : warm) {
             results.probe.saturatedMsgPerS.put(w.variant, w.storedMsgPerS);
@@ -424,7 +493,7 @@ public final class EfficiencyRunner {
                 RateProbe.FRACTION * 100);
         }
         for (int step = 0; ; step++) {
-            out.printf("[%s elapsed] rate check at %,.0f msg/s: one window per variant (p99 limit %.0f ms)%n", elapsed(), rate,
+            out.printf("[%s elapsed] rate check at %,.0f msg/s: one window per variant (p99 limit %.0f ms)%n", ctx.elapsed(), rate,
                 RateProbe.P99_LIMIT_MS);
             List<Window> check = runWindows(run, pairs(1, rate, Window.RATE_CHECK, pinned, false));
             EfficiencyResults.Attempt a = new EfficiencyResults.Attempt();
@@ -467,7 +536,7 @@ public final class EfficiencyRunner {
         if (o.pin == PinMode.AUTO && run.pinning.available() && o.pairs >= MIN_PAIRS_TO_CALIBRATE) {
             int blocks = 2 * CALIBRATION_BLOCKS_PER_STATE;
             out.printf("[%s elapsed] pinning calibration: %d blocks of %d pairs, pinned and unpinned alternating (%s); the state whose "
-                + "pairs scatter less is kept and its pairs count%n", elapsed(), blocks, PAIRS_PER_BLOCK, run.pinning.plan().describe());
+                + "pairs scatter less is kept and its pairs count%n", ctx.elapsed(), blocks, PAIRS_PER_BLOCK, run.pinning.plan().describe());
             for (int b = 0; b < blocks && run.pinning.available(); b++) {
                 boolean pinned = pin(run, b % 4 == 0 || b % 4 == 3);
                 runWindows(run, pairs(PAIRS_PER_BLOCK, rate, Window.CALIBRATION, pinned, false));
@@ -509,7 +578,7 @@ public final class EfficiencyRunner {
         p.description = run.pinning.describe();
         int kept = EfficiencySummary.measuredPairs(results.windows, keptPinned).size();
         int remaining = Math.max(0, o.pairs - kept);
-        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s; %s%n", elapsed(), remaining, o.windowSeconds, rate,
+        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s; %s%n", ctx.elapsed(), remaining, o.windowSeconds, rate,
             run.pinning.describe());
         if (remaining > 0) {
             runWindows(run, pairs(remaining, rate, Window.MEASURE, keptPinned, false));
@@ -518,18 +587,18 @@ public final class EfficiencyRunner {
 
     private void profile(Run run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
         for (int i = 0; i < run.brokers.size(); i++) {
-            run.brokers.get(i).profiler = run.profiling.session(run.clusters.get(i).brokerPid());
+            run.brokers.get(i).profiler = ctx.profiling().session(run.clusters.get(i).brokerPid());
             if (run.clusters.get(i).slaveProcess() != null) {
-                run.brokers.get(i).slaveProfiler = run.profiling.session(run.clusters.get(i).slaveProcess().pid());
+                run.brokers.get(i).slaveProfiler = ctx.profiling().session(run.clusters.get(i).slaveProcess().pid());
             }
         }
         out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
-                + "windows; these windows are not in the interval%n", elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
-            run.profiling.event().name());
+                + "windows; these windows are not in the interval%n", ctx.elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
+            ctx.profiling().event().name());
         runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, keptPinned, true));
         String how = "profiled windows are separate from the interval's: " + PROFILE_PAIRS + " more pairs after the measured ones, same rate "
             + "and order, every variant alike";
-        ProfileSet set = new ProfileSet(names, o.baseline, run.profiling.event(), how);
+        ProfileSet set = new ProfileSet(names, o.baseline, ctx.profiling().event(), how);
         for (BrokerUnderTest b : run.brokers) {
             if (b.profiler == null) {
                 continue;
@@ -547,8 +616,8 @@ public final class EfficiencyRunner {
         profileTable = set.table();
         if (run.brokers.stream().anyMatch(b -> b.slaveProfiler != null)) {
             // The slaves as a set of their own ("<variant>-slave"): flame graphs, areas and top methods side by side.
-            List<String> slaveNames = names.stream().map(EfficiencyRunner::slaveName).toList();
-            ProfileSet slaves = new ProfileSet(slaveNames, slaveName(o.baseline), run.profiling.event(), how);
+            List<String> slaveNames = names.stream().map(EfficiencyPlan::slaveName).toList();
+            ProfileSet slaves = new ProfileSet(slaveNames, slaveName(o.baseline), ctx.profiling().event(), how);
             for (BrokerUnderTest b : run.brokers) {
                 Path raw = o.outDir.resolve("profile/raw/" + slaveName(b.variant) + ".collapsed");
                 if (b.slaveProfiler != null && b.slaveProfiler.dump(raw)) {
@@ -584,21 +653,17 @@ public final class EfficiencyRunner {
         }
     }
 
-    private String elapsed() {
-        long s = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-        return String.format("%d:%02d", s / 60, s % 60);
-    }
-
     /** Statistics, results.json, table.txt and chart.png from whatever was measured; also after a failure. */
-    private void finish() {
+    @Override
+    public void finish(RunContext context) {
+        if (o == null) {
+            return;
+        }
         try {
             EfficiencySummary.summarize(results, keptPinned);
             results.warnings.addAll(EfficiencyWarnings.of(results));
-            results.metadata.put("finishedAt", Instant.now().toString());
-            results.metadata.put("elapsedSeconds", Duration.ofNanos(System.nanoTime() - started).toSeconds());
             String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
-            OutputFolder.write(out, o.outDir, results, table, png -> EfficiencyChart.write(results, png), results.error,
-                results.profile != null, elapsed());
+            ctx.writeOutput(results.metadata, results, table, png -> EfficiencyChart.write(results, png), results.error, results.profile != null);
         } catch (RuntimeException e) {
             out.println("could not write the results to " + o.outDir + ": " + e);
         }

@@ -1,0 +1,214 @@
+package dev.rmqpatch.bench.command;
+
+import static dev.rmqpatch.bench.cli.HarnessFlags.AGENTS;
+import static dev.rmqpatch.bench.cli.HarnessFlags.BROKER_HEAP;
+import static dev.rmqpatch.bench.cli.HarnessFlags.CLIENT;
+import static dev.rmqpatch.bench.cli.HarnessFlags.CONSUMERS;
+import static dev.rmqpatch.bench.cli.HarnessFlags.DURATION;
+import static dev.rmqpatch.bench.cli.HarnessFlags.MODE;
+import static dev.rmqpatch.bench.cli.HarnessFlags.OUT;
+import static dev.rmqpatch.bench.cli.HarnessFlags.PAYLOAD_DIR;
+import static dev.rmqpatch.bench.cli.HarnessFlags.RATE;
+import static dev.rmqpatch.bench.cli.HarnessFlags.SET;
+import static dev.rmqpatch.bench.cli.HarnessFlags.SIZE;
+import static dev.rmqpatch.bench.cli.HarnessFlags.THREADS;
+import static dev.rmqpatch.bench.cli.HarnessFlags.WARMUP;
+import static dev.rmqpatch.bench.cli.HarnessFlags.WORKLOAD;
+
+import dev.rmqpatch.bench.ClientLogging;
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.FlagSet;
+import dev.rmqpatch.bench.cli.HarnessFlags;
+import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.coordinator.Coordinator;
+import dev.rmqpatch.bench.engine.Plan;
+import dev.rmqpatch.bench.engine.PlanFailedException;
+import dev.rmqpatch.bench.engine.Plans;
+import dev.rmqpatch.bench.engine.RunContext;
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.bench.report.Metadata;
+import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.cluster.Topology;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** {@code compare}: parses the command line into {@link RunOptions}, picks the {@link Plan} and runs it on a {@link RunContext}. */
+public final class CompareCommand {
+    static final int DEFAULT_DURATION = 10;
+
+    static final Flag<String> VARIANTS = Flag.text("--variants", "LIST", "variants in round order, comma-separated (see Variants above)")
+        .defaultingTo(null, "the plan's, below");
+    static final Flag<String> BASELINE = Flag.text("--baseline", "NAME", "variant the ratios refer to")
+        .defaultingTo(null, "4.9.0-tuned if compared, else the first");
+    static final Flag<String> TOPOLOGY = Flag.text("--topology", "T",
+        "single: one name server + one master broker, the conf's own role. ms-sync: one name server + a SYNC_MASTER (brokerId 0) "
+            + "and its SLAVE (brokerId 1, same brokerName), ASYNC_FLUSH, both on 127.0.0.1 with their own ports, HA ports and stores, "
+            + "from the variant's distribution and conf (the 002 article's setup). Load starts once the slave is registered and "
+            + "replicating; after the load the master's and the slave's CommitLog max offsets are compared (a warning if they differ)")
+        .defaultingTo(Topology.SINGLE.label());
+    static final Flag<Path> DIST_DIR = Flag.path("--dist-dir", "DIR", "where the distributions are").defaultingTo(null, "broker-patches/target");
+    static final Flag<Path> REPO_ROOT = Flag.path("--repo-root", "DIR", "the repository root the defaults are relative to (compare.sh passes it)")
+        .defaultingTo(Path.of("."), "the working directory");
+    static final Flag<Boolean> PROFILE = Flag.toggle("--profile",
+        "attach async-profiler (cpu mode where perf events are allowed, itimer otherwise; the output says which) to every broker "
+            + "and write flame-<variant>.html and a \"where the broker's CPU goes\" table (share of samples by area, and the "
+            + "baseline's top 15 self-time methods with every variant's share) into table.txt and results.json; when, the plan says");
+
+    private static final String USAGE = String.join("\n",
+        "Usage: scripts/compare.sh [options]",
+        "       java -jar distributed-bench/target/distributed-bench.jar compare [options]");
+    private static final String DESCRIPTION = String.join("\n",
+        "The A/B comparison of RocketMQ brokers on this machine: every variant's name server and broker(s) from its distribution,",
+        "the same workload from the same load agents, a table with each figure as a ratio to the baseline, results.json and",
+        "chart.png. Agents, brokers and name servers each run in their own JVM; Ctrl-C stops them all. How variants are run",
+        "and measured is the plan's: saturation (the default) or one chosen by its switch (below).",
+        "",
+        "Variants (--variants, comma-separated; broker-patches/target/rocketmq-<version>-{stock,patched}):",
+        "  4.9.0           stock jars, conf/broker.conf (stock parameters)",
+        "  4.9.0-tuned     stock jars, conf/broker-tuned.conf + the tuned send thread pool (sendMessageThreadPoolNums): the article's",
+        "                  baseline, the parameters 4.9.1 made default",
+        "  4.9.0-patched   patched jars (rmqpatch), the same tuned parameters",
+        "  4.9.0-patched-without-P7[+P8...]   the same, with those patches switched off at broker start",
+        "                  (-Drmqpatch.disable): what one patch buys is 4.9.0-patched against this",
+        "  4.9.1           stock 4.9.1 jars, conf/broker.conf (its defaults); compare.sh builds it on demand",
+        "  any <version>[-tuned|-patched] works the same way",
+        "  <variant>@8     the same, its name server and brokers on JDK 8 (scripts/jdk8.sh fetches one on first use;",
+        "                  -Drmqpatch.jdk8.home=DIR points at your own); @17 (the harness's JDK) names it explicitly.",
+        "                  Without a suffix the servers run on the JAVA_HOME (else the java on PATH) compare.sh runs with.");
+
+    private CompareCommand() {
+    }
+
+    /** The command's flags: the shared ones, then each plan's own section. */
+    static FlagSet flags(List<Plan> plans) {
+        List<Flag<?>> selectors = new ArrayList<>();
+        for (Plan p : plans) {
+            if (p.selector() != null) {
+                selectors.add(p.selector());
+            }
+        }
+        FlagSet set = new FlagSet(USAGE, DESCRIPTION)
+            .section("Plans:", selectors.toArray(new Flag<?>[0]))
+            .section("Options (every plan):", VARIANTS, BASELINE, WARMUP.defaultingTo(null, "the plan's, below"), THREADS, AGENTS, SIZE, MODE,
+                CLIENT, RATE, WORKLOAD, PAYLOAD_DIR, HarnessFlags.BROKER_HEAP, TOPOLOGY, CONSUMERS, SET, DIST_DIR,
+                OUT.defaultingTo(null, "target/compare-<yyyyMMdd-HHmmss> in the repository root"), PROFILE, REPO_ROOT);
+        for (Plan p : plans) {
+            List<Flag<?>> own = new ArrayList<>(p.flags());
+            own.removeIf(f -> set.all().contains(f));
+            set.section(p.helpTitle(), p.helpText(), own.toArray(new Flag<?>[0]));
+        }
+        set.epilogue("compare.sh also takes --no-build: fail instead of building missing jars or distributions. -h, --help: this text.");
+        return set;
+    }
+
+    public static String helpText() {
+        return flags(Plans.all()).help();
+    }
+
+    public static RunOptions parse(String[] args) throws UsageException, IOException {
+        List<Plan> plans = Plans.all();
+        FlagSet set = flags(plans);
+        Args a = set.parse(args);
+        RunOptions o = new RunOptions();
+        o.plan = plans.get(0);
+        for (Plan p : plans) {
+            if (p.selector() != null && a.has(p.selector())) {
+                if (o.plan.selector() != null) {
+                    throw new UsageException("give one of " + set.flagsOf("Plans:") + ", not both");
+                }
+                o.plan = p;
+            }
+        }
+        for (Plan p : plans) {
+            if (p == o.plan) {
+                continue;
+            }
+            for (Flag<?> f : p.flags()) {
+                if (a.has(f) && !o.plan.flags().contains(f)) {
+                    throw new UsageException(o.plan.selector() == null ? f.name() + " applies to " + p.selector().name() + " only"
+                        : f.name() + " does not apply to " + o.plan.selector().name() + ", which " + o.plan.helpText().split("\n")[0]);
+                }
+            }
+        }
+        o.profile = a.get(PROFILE);
+        // compare.sh passes the repository root, so defaults do not depend on the caller's directory.
+        Path root = a.get(REPO_ROOT).toAbsolutePath().normalize();
+        Set<String> names = new LinkedHashSet<>();
+        String given = a.has(VARIANTS) ? a.get(VARIANTS) : String.join(",", o.plan.defaultVariants());
+        for (String n : given.split(",")) {
+            if (!n.isBlank() && !names.add(n.trim())) {
+                throw new UsageException("variant " + n.trim() + " given twice");
+            }
+        }
+        if (names.isEmpty()) {
+            throw new UsageException("--variants needs at least one variant");
+        }
+        o.variants = new ArrayList<>();
+        for (String n : names) {
+            try {
+                o.variants.add(Variant.parse(n));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        o.baseline = a.has(BASELINE) ? a.get(BASELINE) : names.contains("4.9.0-tuned") ? "4.9.0-tuned" : o.variants.get(0).name();
+        if (!names.contains(o.baseline)) {
+            throw new UsageException("--baseline " + o.baseline + " is not one of the variants " + names);
+        }
+        o.agents = a.get(AGENTS);
+        o.brokerHeap = a.get(BROKER_HEAP);
+        o.brokerSettings.putAll(HarnessFlags.settings(a));
+        try {
+            o.topology = Topology.parse(a.get(TOPOLOGY));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--topology must be one of " + String.join(", ", Topology.labels()) + ", not '" + a.get(TOPOLOGY) + "'");
+        }
+        Workload base = Workload.defaults().withWarmupDurationSeconds(o.plan.defaultWarmupSeconds()).withTestDurationSeconds(DEFAULT_DURATION);
+        o.workload = HarnessFlags.workload(a, base);
+        try {
+            Coordinator.checkConsumersPerAgent(o.workload, o.agents);
+        } catch (Coordinator.Abort e) {
+            throw new UsageException(e.getMessage());
+        }
+        // bench run's lookup and check: next to the workload file, then under --payload-dir; a missing file fails now.
+        o.payloadDir = HarnessFlags.payloadDir(a, o.workload);
+        o.plan.configure(a, o);
+        o.distDir = (a.has(DIST_DIR) ? a.get(DIST_DIR) : root.resolve("broker-patches/target")).toAbsolutePath().normalize();
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        o.outDir = (a.has(OUT) ? a.get(OUT) : root.resolve("target/compare-" + stamp)).toAbsolutePath().normalize();
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals(REPO_ROOT.name())) {
+                i++;
+            } else if (!args[i].startsWith(REPO_ROOT.name() + "=")) {
+                shown.add(args[i]);
+            }
+        }
+        o.commandLine = Metadata.commandLine("compare", shown.toArray(new String[0]));
+        return o;
+    }
+
+    public static int run(String[] args, PrintStream out) throws UsageException, IOException {
+        RunOptions o = parse(args);
+        Files.createDirectories(o.outDir);
+        ClientLogging.configure(o.outDir.resolve("logs"));
+        out.println(o.plan.describe(o));
+        try {
+            new RunContext(o, out).run(o.plan);
+            return 0;
+        } catch (PlanFailedException e) {
+            System.err.println("compare failed: " + e.getMessage());
+            return 1;
+        }
+    }
+}

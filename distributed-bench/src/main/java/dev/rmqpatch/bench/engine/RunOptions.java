@@ -1,0 +1,43 @@
+package dev.rmqpatch.bench.engine;
+
+import dev.rmqpatch.bench.pinning.PinMode;
+import dev.rmqpatch.bench.workload.Workload;
+import dev.rmqpatch.cluster.Topology;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What a comparison runs and how: filled by the compare command from its flags, read by the {@link Plan} that runs it. */
+public final class RunOptions {
+    public List<Variant> variants;
+    public String baseline;
+    public Workload workload;
+    /** --payload-dir: where the workload's relative payloadFile is looked for after its own folder; null = nowhere else. */
+    public Path payloadDir;
+    public int agents = 1;
+    public String brokerHeap = "2g";
+    public Topology topology = Topology.SINGLE;
+    public Map<String, String> brokerSettings = new LinkedHashMap<>();
+    public Path distDir;
+    public Path outDir;
+    public String commandLine;
+    /** --profile: async-profiler on the brokers (saturation: in the measured windows; efficiency: in extra windows). */
+    public boolean profile;
+    /** The plan that runs the comparison (its selecting flag, e.g. --efficiency, or the default plan). */
+    public Plan plan;
+
+    // Saturation plan.
+    public int rounds = 3;
+    public boolean sink = true;
+    public Double ceiling;
+
+    // Efficiency plan.
+    /** --efficiency: paired fixed-rate windows on warm brokers. */
+    public boolean efficiency;
+    /** --efficiency: total msg/s of the measured windows; null = found by the rate probe. */
+    public Double rate;
+    public int windowSeconds;
+    public int pairs;
+    public PinMode pin = PinMode.AUTO;
+}
