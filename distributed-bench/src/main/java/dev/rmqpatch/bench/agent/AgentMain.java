@@ -68,7 +68,7 @@ public final class AgentMain {
         }
         Files.createDirectories(logDir);
         AgentToken token = token(flags, bind, logDir);
-        dev.rmqpatch.bench.ClientLogging.configure(logDir);
+        dev.rmqpatch.bench.logging.ClientLogging.configure(logDir);
 
         Agent agent = new Agent(name, allowlist);
         Object done = new Object();

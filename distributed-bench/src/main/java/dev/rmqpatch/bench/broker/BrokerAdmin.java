@@ -39,7 +39,7 @@ public final class BrokerAdmin implements AutoCloseable {
     private final NettyRemotingClient client;
 
     public BrokerAdmin() {
-        dev.rmqpatch.bench.ClientLogging.ensureConfigured();
+        dev.rmqpatch.bench.logging.ClientLogging.ensureConfigured();
         NettyClientConfig config = new NettyClientConfig();
         config.setClientWorkerThreads(1);
         client = new NettyRemotingClient(config);

@@ -15,7 +15,7 @@ import static dev.rmqpatch.bench.cli.HarnessFlags.THREADS;
 import static dev.rmqpatch.bench.cli.HarnessFlags.WARMUP;
 import static dev.rmqpatch.bench.cli.HarnessFlags.WORKLOAD;
 
-import dev.rmqpatch.bench.ClientLogging;
+import dev.rmqpatch.bench.logging.ClientLogging;
 import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.Flag;
 import dev.rmqpatch.bench.cli.FlagSet;

@@ -148,7 +148,7 @@ public final class RunCommand {
         Path outDir = (f.has(HarnessFlags.OUT) ? f.get(HarnessFlags.OUT)
             : Path.of("target/run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
         Files.createDirectories(outDir);
-        dev.rmqpatch.bench.ClientLogging.configure(outDir.resolve("logs"));
+        dev.rmqpatch.bench.logging.ClientLogging.configure(outDir.resolve("logs"));
 
         RunSpec spec = new RunSpec();
         spec.workload = workload;

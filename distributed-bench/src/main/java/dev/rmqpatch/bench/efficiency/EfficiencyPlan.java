@@ -23,8 +23,6 @@ import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.pinning.PinningPlan;
 import dev.rmqpatch.bench.pinning.Taskset;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
-import dev.rmqpatch.bench.profile.CollapsedStacks;
-import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.ResultsFile;
@@ -393,31 +391,14 @@ public final class EfficiencyPlan implements Plan {
     /** Pins or unpins; returns the state actually in force. */
     private boolean pin(Run run, boolean wanted) {
         List<Long> brokers = new ArrayList<>();
-        for (LocalCluster c : run.clusters) {
-            brokers.add(c.brokerPid());
-        }
-        List<Long> others = new ArrayList<>();
-        others.add(ProcessHandle.current().pid());
-        for (ManagedProcess p : ChildProcesses.live()) {
-            if (!brokers.contains(p.pid())) {
-                others.add(p.pid());
-            }
-        }
-        if (!wanted) {
-            if (run.pinning.pinned()) {
-                List<Long> all = new ArrayList<>(brokers);
-                all.addAll(others);
-                run.pinning.unpin(all);
-            }
-            return false;
-        }
+        run.clusters.forEach(c -> brokers.add(c.brokerPid()));
         boolean was = run.pinning.available();
-        boolean now = run.pinning.pin(brokers, others);
-        if (was && !now) {
+        boolean now = run.pinning.apply(brokers, wanted);
+        if (wanted && was && !now) {
             out.println("pinning failed, measuring unpinned: " + run.pinning.failure());
         }
         if (now) {
-            results.pinning.pinnedPids = Map.of("brokers", brokers, "others", others);
+            results.pinning.pinnedPids = Map.of("brokers", brokers, "others", run.pinning.lastOthers());
         }
         return now;
     }
@@ -596,45 +577,7 @@ public final class EfficiencyPlan implements Plan {
                 + "windows; these windows are not in the interval%n", ctx.elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
             ctx.profiling().event().name());
         runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, keptPinned, true));
-        String how = "profiled windows are separate from the interval's: " + PROFILE_PAIRS + " more pairs after the measured ones, same rate "
-            + "and order, every variant alike";
-        ProfileSet set = new ProfileSet(names, o.baseline, ctx.profiling().event(), how);
-        for (BrokerUnderTest b : run.brokers) {
-            if (b.profiler == null) {
-                continue;
-            }
-            Path raw = o.outDir.resolve("profile/raw/" + b.variant + ".collapsed");
-            if (b.profiler.dump(raw)) {
-                set.add(b.variant, CollapsedStacks.read(raw), b.profiledWindows);
-            }
-        }
-        set.write(o.outDir);
-        for (EfficiencyResults.VariantResult v : results.variants) {
-            v.profile = set.variantViews().get(v.name);
-        }
-        results.profile = set.comparison();
-        profileTable = set.table();
-        if (run.brokers.stream().anyMatch(b -> b.slaveProfiler != null)) {
-            // The slaves as a set of their own ("<variant>-slave"): flame graphs, areas and top methods side by side.
-            List<String> slaveNames = names.stream().map(EfficiencyPlan::slaveName).toList();
-            ProfileSet slaves = new ProfileSet(slaveNames, slaveName(o.baseline), ctx.profiling().event(), how);
-            for (BrokerUnderTest b : run.brokers) {
-                Path raw = o.outDir.resolve("profile/raw/" + slaveName(b.variant) + ".collapsed");
-                if (b.slaveProfiler != null && b.slaveProfiler.dump(raw)) {
-                    slaves.add(slaveName(b.variant), CollapsedStacks.read(raw), b.slaveProfiler.windows());
-                }
-            }
-            slaves.write(o.outDir);
-            for (EfficiencyResults.VariantResult v : results.variants) {
-                v.slaveProfile = slaves.variantViews().get(slaveName(v.name));
-            }
-            results.slaveProfile = slaves.comparison();
-            profileTable += "\n" + slaves.table();
-        }
-    }
-
-    private static String slaveName(String variant) {
-        return variant + "-slave";
+        profileTable = EfficiencyProfiles.write(run.brokers, names, o.baseline, ctx.profiling().event(), PROFILE_PAIRS, o.outDir, results);
     }
 
     private void stopAgents(Run run) throws AgentFailure {

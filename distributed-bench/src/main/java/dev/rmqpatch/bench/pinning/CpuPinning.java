@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.pinning;
 
+import dev.rmqpatch.cluster.ChildProcesses;
+import dev.rmqpatch.cluster.ManagedProcess;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +15,7 @@ public final class CpuPinning {
     private final PinningPlan plan;
     private String failure;
     private boolean pinned;
+    private List<Long> lastOthers = List.of();
 
     public CpuPinning(Affinity affinity, PinningPlan plan) {
         this.affinity = affinity;
@@ -64,6 +67,35 @@ public final class CpuPinning {
             pinned = false;
             return false;
         }
+    }
+
+    /**
+     * The run's state as wanted: the brokers on their CPUs and this process and every other child process on the others,
+     * or everything back on all CPUs. Returns the state actually in force.
+     */
+    public boolean apply(List<Long> brokers, boolean wanted) {
+        List<Long> others = new ArrayList<>();
+        others.add(ProcessHandle.current().pid());
+        for (ManagedProcess p : ChildProcesses.live()) {
+            if (!brokers.contains(p.pid())) {
+                others.add(p.pid());
+            }
+        }
+        if (!wanted) {
+            if (pinned) {
+                List<Long> all = new ArrayList<>(brokers);
+                all.addAll(others);
+                unpin(all);
+            }
+            return false;
+        }
+        lastOthers = others;
+        return pin(brokers, others);
+    }
+
+    /** The processes the last {@link #apply} put on the other CPUs. */
+    public List<Long> lastOthers() {
+        return lastOthers;
     }
 
     /** Every given process back onto all allowed CPUs. */

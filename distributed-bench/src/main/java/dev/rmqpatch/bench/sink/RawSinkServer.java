@@ -56,7 +56,7 @@ public final class RawSinkServer implements AutoCloseable {
      * @param tap      receives a copy of every send request frame (header-length field first), or null; for tests
      */
     public RawSinkServer(String bindHost, int port, int defaultQueues, int threads, Consumer<byte[]> tap) {
-        dev.rmqpatch.bench.ClientLogging.ensureConfigured();
+        dev.rmqpatch.bench.logging.ClientLogging.ensureConfigured();
         this.host = bindHost;
         this.tap = tap;
         this.response = FrameTemplate.of(responseTemplate(), Integer.toString(OPAQUE_SENTINEL));

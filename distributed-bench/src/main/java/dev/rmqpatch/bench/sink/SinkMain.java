@@ -56,7 +56,7 @@ public final class SinkMain {
         long pid = ProcessHandle.current().pid();
         Path logDir = flags.has(LOG_DIR) ? flags.get(LOG_DIR) : Path.of(System.getProperty("java.io.tmpdir") + "/rmqpatch-sink-" + pid);
         java.nio.file.Files.createDirectories(logDir);
-        dev.rmqpatch.bench.ClientLogging.configure(logDir);
+        dev.rmqpatch.bench.logging.ClientLogging.configure(logDir);
         String host = flags.get(HOST);
         int port = flags.get(PORT);
         int queues = flags.get(QUEUES);

@@ -27,7 +27,7 @@ public final class SinkServer implements AutoCloseable {
     private final AtomicLong messages = new AtomicLong();
 
     public SinkServer(String bindHost, int port, int defaultQueues, int threads) {
-        dev.rmqpatch.bench.ClientLogging.ensureConfigured();
+        dev.rmqpatch.bench.logging.ClientLogging.ensureConfigured();
         this.defaultQueues = defaultQueues;
         NettyServerConfig config = new NettyServerConfig();
         config.setListenPort(port);

@@ -58,7 +58,7 @@ class WireErrorsTest {
 
     /** Answers sends in turn: SEND_OK, SYSTEM_BUSY (flow control), TOPIC_NOT_EXIST, FLUSH_DISK_TIMEOUT, no answer. */
     private int startBroker() {
-        dev.rmqpatch.bench.ClientLogging.ensureConfigured();
+        dev.rmqpatch.bench.logging.ClientLogging.ensureConfigured();
         NettyServerConfig config = new NettyServerConfig();
         config.setListenPort(0);
         server = new NettyRemotingServer(config);

@@ -1,4 +1,4 @@
-package dev.rmqpatch.bench;
+package dev.rmqpatch.bench.logging;
 
 import java.nio.file.Path;
 
