@@ -82,8 +82,8 @@ class CoordinatorInProcessTest {
         assertEquals("ok", r.status);
         assertEquals(2, r.agents.size());
         assertTrue(r.counts.acked > 0, "something was acknowledged");
-        assertTrue(r.counts.balanced(), Coordinator.describe(r.counts));
-        assertTrue(r.totalCounts.balanced(), Coordinator.describe(r.totalCounts));
+        assertTrue(r.counts.balanced(), ProducerResults.describe(r.counts));
+        assertTrue(r.totalCounts.balanced(), ProducerResults.describe(r.totalCounts));
         assertEquals(0, r.counts.failed);
         assertEquals(r.agents.get(0).counts.acked + r.agents.get(1).counts.acked, r.counts.acked);
         // Every acknowledged send of the run, warm-up included, reached the sink exactly once.
@@ -105,14 +105,14 @@ class CoordinatorInProcessTest {
         List<AgentClient> agents = agents(1);
         RunResult async = coordinator(agents).run(spec(small().withSendMode(SendMode.ASYNC)));
         assertTrue(async.counts.acked > 0);
-        assertTrue(async.counts.balanced(), Coordinator.describe(async.counts));
+        assertTrue(async.counts.balanced(), ProducerResults.describe(async.counts));
         assertEquals(0, async.counts.inFlight);
 
         long before = sink.messages();
         RunResult oneway = coordinator(agents).run(spec(small().withSendMode(SendMode.ONEWAY)));
         assertEquals(0, oneway.counts.acked, "oneway sends are never acknowledged");
         assertTrue(oneway.counts.unconfirmed > 0);
-        assertTrue(oneway.counts.balanced(), Coordinator.describe(oneway.counts));
+        assertTrue(oneway.counts.balanced(), ProducerResults.describe(oneway.counts));
         assertTrue(oneway.tps > 0);
         // Oneway messages may still be on the wire when the agent stops; they arrive shortly after.
         long deadline = System.currentTimeMillis() + 5000;
@@ -177,7 +177,7 @@ class CoordinatorInProcessTest {
                 assertEquals("ok", r.status, r.error);
                 assertEquals("wire", r.clientMode);
                 assertEquals("wire", r.workload.client);
-                assertTrue(r.counts.balanced() && r.totalCounts.balanced(), Coordinator.describe(r.counts));
+                assertTrue(r.counts.balanced() && r.totalCounts.balanced(), ProducerResults.describe(r.counts));
                 assertEquals(0, r.counts.failed, "" + r.byError);
                 assertEquals(0, r.counts.inFlight);
                 assertTrue(r.tps > 0);
