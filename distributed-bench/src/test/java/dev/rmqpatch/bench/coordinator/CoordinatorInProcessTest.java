@@ -132,6 +132,26 @@ class CoordinatorInProcessTest {
     }
 
     @Test
+    void maxRateSearchSetsARateEveryControlPeriodAndLosesNoSends() throws Exception {
+        // 1 s warm-up and 5 s measured: the 3 s control periods end at the measured phase's seconds 2 and 5.
+        RunResult r = coordinator(agents(2)).run(spec(small().withTestDurationSeconds(5).withMaxRateSearch()));
+        assertEquals("ok", r.status, r.error);
+        assertEquals(2, r.rateSearch.size(), "one step per control period");
+        assertEquals("measure", r.rateSearch.get(0).phase);
+        assertEquals(2, r.rateSearch.get(0).second);
+        assertEquals(5, r.rateSearch.get(1).second);
+        assertTrue(r.rateSearch.get(0).rate >= 1, "never 0: an agent given 0 would send unlimited");
+        assertTrue(r.workload.maxRateSearch);
+        assertNotNull(r.sendDelayMs, "the search sends rate-limited");
+        assertTrue(r.counts.balanced() && r.totalCounts.balanced(), ProducerResults.describe(r.totalCounts));
+        assertEquals(r.totalCounts.acked, sink.messages(), "rate changes lose no acknowledged send");
+        assertEquals(6, r.progress.size());
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("[test] producerRate 0: searching for the maximum sustainable rate from 10,000 msg/s"), out);
+        assertTrue(out.contains("[test] rate search: next "), out);
+    }
+
+    @Test
     void unreachableAgentEndsTheRunWithItsName() throws Exception {
         List<AgentClient> agents = new ArrayList<>(agents(1));
         agents.add(new AgentClient("agent-ghost", "127.0.0.1:" + FreePorts.any(), TOKEN, null));
