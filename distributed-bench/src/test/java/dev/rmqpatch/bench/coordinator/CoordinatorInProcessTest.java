@@ -82,8 +82,8 @@ class CoordinatorInProcessTest {
         assertEquals("ok", r.status);
         assertEquals(2, r.agents.size());
         assertTrue(r.counts.acked > 0, "something was acknowledged");
-        assertTrue(r.counts.balanced(), Coordinator.describe(r.counts));
-        assertTrue(r.totalCounts.balanced(), Coordinator.describe(r.totalCounts));
+        assertTrue(r.counts.balanced(), ProducerResults.describe(r.counts));
+        assertTrue(r.totalCounts.balanced(), ProducerResults.describe(r.totalCounts));
         assertEquals(0, r.counts.failed);
         assertEquals(r.agents.get(0).counts.acked + r.agents.get(1).counts.acked, r.counts.acked);
         // Every acknowledged send of the run, warm-up included, reached the sink exactly once.
@@ -105,14 +105,14 @@ class CoordinatorInProcessTest {
         List<AgentClient> agents = agents(1);
         RunResult async = coordinator(agents).run(spec(small().withSendMode(SendMode.ASYNC)));
         assertTrue(async.counts.acked > 0);
-        assertTrue(async.counts.balanced(), Coordinator.describe(async.counts));
+        assertTrue(async.counts.balanced(), ProducerResults.describe(async.counts));
         assertEquals(0, async.counts.inFlight);
 
         long before = sink.messages();
         RunResult oneway = coordinator(agents).run(spec(small().withSendMode(SendMode.ONEWAY)));
         assertEquals(0, oneway.counts.acked, "oneway sends are never acknowledged");
         assertTrue(oneway.counts.unconfirmed > 0);
-        assertTrue(oneway.counts.balanced(), Coordinator.describe(oneway.counts));
+        assertTrue(oneway.counts.balanced(), ProducerResults.describe(oneway.counts));
         assertTrue(oneway.tps > 0);
         // Oneway messages may still be on the wire when the agent stops; they arrive shortly after.
         long deadline = System.currentTimeMillis() + 5000;
@@ -129,6 +129,26 @@ class CoordinatorInProcessTest {
         assertEquals(r.counts.acked, r.sendDelayMs.count);
         // 200 msg/s for a 2 s window: a generous bound that no timing noise reaches, but an unlimited run does.
         assertTrue(r.counts.sent <= 200 * 2 * 2, "sent " + r.counts.sent);
+    }
+
+    @Test
+    void maxRateSearchSetsARateEveryControlPeriodAndLosesNoSends() throws Exception {
+        // 1 s warm-up and 5 s measured: the 3 s control periods end at the measured phase's seconds 2 and 5.
+        RunResult r = coordinator(agents(2)).run(spec(small().withTestDurationSeconds(5).withMaxRateSearch()));
+        assertEquals("ok", r.status, r.error);
+        assertEquals(2, r.rateSearch.size(), "one step per control period");
+        assertEquals("measure", r.rateSearch.get(0).phase);
+        assertEquals(2, r.rateSearch.get(0).second);
+        assertEquals(5, r.rateSearch.get(1).second);
+        assertTrue(r.rateSearch.get(0).rate >= 1, "never 0: an agent given 0 would send unlimited");
+        assertTrue(r.workload.maxRateSearch);
+        assertNotNull(r.sendDelayMs, "the search sends rate-limited");
+        assertTrue(r.counts.balanced() && r.totalCounts.balanced(), ProducerResults.describe(r.totalCounts));
+        assertEquals(r.totalCounts.acked, sink.messages(), "rate changes lose no acknowledged send");
+        assertEquals(6, r.progress.size());
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("[test] producerRate 0: searching for the maximum sustainable rate from 10,000 msg/s"), out);
+        assertTrue(out.contains("[test] rate search: next "), out);
     }
 
     @Test
@@ -177,7 +197,7 @@ class CoordinatorInProcessTest {
                 assertEquals("ok", r.status, r.error);
                 assertEquals("wire", r.clientMode);
                 assertEquals("wire", r.workload.client);
-                assertTrue(r.counts.balanced() && r.totalCounts.balanced(), Coordinator.describe(r.counts));
+                assertTrue(r.counts.balanced() && r.totalCounts.balanced(), ProducerResults.describe(r.counts));
                 assertEquals(0, r.counts.failed, "" + r.byError);
                 assertEquals(0, r.counts.inFlight);
                 assertTrue(r.tps > 0);

@@ -23,17 +23,17 @@ class CoordinatorLimitsTest {
     @Test
     void morePairsThanSlotsIsRefused() {
         Workload w = Workload.defaults().withTopics(100).withThreadsPerAgent(32).withClient(ClientMode.WIRE);
-        String e = assertThrows(Coordinator.Abort.class, () -> Coordinator.checkWireSenders(spec(w))).getMessage();
+        String e = assertThrows(Coordinator.Abort.class, () -> RunLimits.checkWireSenders(spec(w))).getMessage();
         assertTrue(e.contains("topics x producersPerTopic = 100 x 1 = 100 would leave 68 of them without messages"), e);
         assertTrue(e.contains("--threads 100"), e);
     }
 
     @Test
     void enoughSlotsOrTheStockClientPass() {
-        assertDoesNotThrow(() -> Coordinator.checkWireSenders(spec(Workload.defaults().withTopics(100).withThreadsPerAgent(100)
+        assertDoesNotThrow(() -> RunLimits.checkWireSenders(spec(Workload.defaults().withTopics(100).withThreadsPerAgent(100)
             .withClient(ClientMode.WIRE))));
-        assertDoesNotThrow(() -> Coordinator.checkWireSenders(spec(Workload.defaults().withTopics(100).withClient(ClientMode.ROCKETMQ))));
-        assertDoesNotThrow(() -> Coordinator.checkWireSenders(spec(Workload.defaults().withTopics(100).withSendMode(SendMode.ASYNC)
+        assertDoesNotThrow(() -> RunLimits.checkWireSenders(spec(Workload.defaults().withTopics(100).withClient(ClientMode.ROCKETMQ))));
+        assertDoesNotThrow(() -> RunLimits.checkWireSenders(spec(Workload.defaults().withTopics(100).withSendMode(SendMode.ASYNC)
             .withClient(ClientMode.WIRE))), "async: 1000 slots");
     }
 
