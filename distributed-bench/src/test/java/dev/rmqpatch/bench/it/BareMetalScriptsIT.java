@@ -150,7 +150,7 @@ class BareMetalScriptsIT {
         Path staged = dir.resolve("staged");
         Run stage = run(Map.of("CONF", conf, "SECRETS_DIR", secrets.toString(), "STAGE", staged.toString(), "ROOT", Dists.repoRoot().toString()),
             "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); . \"$ROOT/deploy/lib/common.sh\"; . \"$ROOT/deploy/lib/cluster.sh\"; "
-                + ". \"$ROOT/deploy/lib/transport.sh\"; . \"$ROOT/deploy/lib/instances.sh\"; . \"$ROOT/deploy/lib/secrets.sh\"; "
+                + ". \"$ROOT/deploy/lib/transport.sh\"; . \"$ROOT/deploy/lib/artifacts.sh\"; . \"$ROOT/deploy/lib/secrets.sh\"; "
                 + "SET_OVERRIDES=(secrets_dir=$SECRETS_DIR broker_jmx=tls); cluster_load \"$CONF\"; secrets_ensure; "
                 + "stage_host_secrets ns-master \"$STAGE\"; rm -rf \"$WORK\"");
         assertEquals(0, stage.rc, stage.output);
