@@ -96,9 +96,12 @@ trap 'rm -rf "$WORK"' EXIT
 
 case "$CMD" in
   show)
+    # The variant's conf and settings, from the harness (here, not below, where errors are not shown).
+    variant_settings
+    variant_settings 4
     cluster_describe
     echo
-    # Confs as push would write them; the core count of tuned variants is read from the host at push.
+    # Confs as push would write them; push reads each broker host's core count, on which the settings may depend.
     for h in "${HOSTS[@]}"; do _NPROC[$h]=${_NPROC[$h]:-4}; done
     for h in "${HOSTS[@]}"; do
       generate_host "$h" "$WORK/show/$h" 2>/dev/null || true
@@ -109,7 +112,7 @@ case "$CMD" in
       done
     done
     echo
-    echo "(sendMessageThreadPoolNums of tuned variants shows 4 here; push uses min(the host's cores, 4))"
+    echo "(the variant's settings shown as for hosts with 4 cores; push uses each host's own core count)"
     exit 0 ;;
   credentials)
     secrets_ensure

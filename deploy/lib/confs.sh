@@ -4,6 +4,43 @@
 
 DEPLOY_LIB=${DEPLOY_LIB:-$ROOT/deploy/lib}
 
+# The conf file under the distribution's conf/ the variant's brokers start from (variant_settings sets it).
+BASE_CONF=""
+declare -A _VARIANT_SETS=()
+
+# variant_settings [CORES]: what the variant's brokers run with, asked from the harness built on this machine
+# (dev.rmqpatch.bench.compare.Variant: the one place that rule is written, and why there). Sets BASE_CONF and, given a
+# host's CORES, _VARIANT_SETS[CORES]: the KEY=VALUE lines appended to its broker.conf (maybe none). Once per core
+# count; call it in the main shell, not in $(...). Takes only lines of the two expected forms, as data.
+variant_settings() {
+  local cores=${1:-} java jar out err rc=0 kind value sets=""
+  if [ -z "$cores" ]; then [ -z "$BASE_CONF" ] || return 0; else [ -z "${_VARIANT_SETS[$cores]+x}" ] || return 0; fi
+  java=$(local_java)
+  jar="$(bench_local)/distributed-bench.jar"
+  [ -f "$jar" ] || die "no harness at $jar, which names variant ${CFG[variant]}'s broker conf and settings; build it: mvn -B -pl distributed-bench -am package -DskipTests"
+  command -v "$java" >/dev/null 2>&1 \
+    || die "writing the brokers' confs needs java (JDK 17+) on this machine, to ask the harness for variant ${CFG[variant]}'s settings: none at $java (set JAVA_HOME)"
+  err=$(mktemp "${TMPDIR:-/tmp}/rmqpatch-variant.XXXXXX")
+  out=$("$java" -cp "$jar" dev.rmqpatch.bench.compare.Variant "${CFG[variant]}" ${cores:+"$cores"} 2>"$err") || rc=$?
+  if [ "$rc" != 0 ]; then
+    value=$(head -n 3 "$err" | head -c 1000); rm -f "$err"
+    die "asking the harness for variant ${CFG[variant]}'s broker settings failed (exit $rc; $java -cp $jar dev.rmqpatch.bench.compare.Variant; it needs JDK 17+): $value"
+  fi
+  rm -f "$err"
+  while read -r kind value; do
+    case "$kind" in
+      conf) [[ "$value" =~ ^[A-Za-z0-9][A-Za-z0-9._/-]*$ && "$value" != *..* ]] || die "the harness named the conf '$value' for variant ${CFG[variant]}: not a file name under conf/"
+            BASE_CONF=$value ;;
+      set) [[ "$value" =~ ^[A-Za-z][A-Za-z0-9]*=[A-Za-z0-9._-]*$ ]] || die "the harness gave the setting '$value' for variant ${CFG[variant]}: not KEY=VALUE"
+           sets+="$value"$'\n' ;;
+      "") ;;
+      *) die "the harness answered '$kind $value' for variant ${CFG[variant]}; expected 'conf NAME' and 'set KEY=VALUE' lines" ;;
+    esac
+  done <<< "$out"
+  [ -n "$BASE_CONF" ] || die "the harness named no conf for variant ${CFG[variant]}"
+  [ -z "$cores" ] || _VARIANT_SETS[$cores]=$sets
+}
+
 # The files one host gets in R/: bin/ and instances/*/ (confs and instance.env).
 generate_host() {
   local h=$1 out=$2 root dist store id dir
@@ -53,7 +90,9 @@ _gen_namesrv() {
 
 _gen_broker() {
   local id=$1 out=$2 dir=$3 dist=$4 store=$5 h=${I_HOST[$1]} kv
-  local base
+  local base sets
+  variant_settings "${_NPROC[$h]:?cores of $h not loaded}"
+  sets=${_VARIANT_SETS[${_NPROC[$h]}]}
   base="$(dist_local)/conf/$BASE_CONF"
   {
     echo "# written by scripts/deploy.sh push for $id: conf/$BASE_CONF of $DIST_NAME (variant ${CFG[variant]}),"
@@ -75,11 +114,9 @@ _gen_broker() {
     echo "storePathRootDir=$store"
     echo "storePathCommitLog=$store/commitlog"
     echo "defaultTopicQueueNums=${CFG[queues]}"
-    if [ "$VARIANT_TUNED" = 1 ]; then
-      local cores=${_NPROC[$h]:?cores of $h not loaded}
-      [ "$cores" -gt 4 ] && cores=4
-      echo "# tuned variants: min(cores, 4) send threads, as 4.9.1's default (this host has ${_NPROC[$h]} cores)"
-      echo "sendMessageThreadPoolNums=$cores"
+    if [ -n "$sets" ]; then
+      echo "# variant ${CFG[variant]} on this host's ${_NPROC[$h]} cores, as the harness sets it (scripts/compare.sh alike)"
+      printf '%s' "$sets"
     fi
     if [ "${#BROKER_SET[@]}" -gt 0 ]; then
       echo "# --- broker.* settings of the cluster file ---"

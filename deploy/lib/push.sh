@@ -33,7 +33,8 @@ push_host() {
   if [ -n "${HOST_BENCH[$h]:-}" ]; then
     _push_tree "$h" "$WORK/bench" "$root/bench" "$BENCH_MANIFEST" "$running" "harness"
   fi
-  [ "$VARIANT_TUNED" = 1 ] && [ -n "${HOST_DIST[$h]:-}" ] && load_nproc "$h"
+  # The variant's broker settings may depend on the host's cores (variant_settings).
+  [ -z "$(host_instances "$h" broker)" ] || load_nproc "$h"
   generate_host "$h" "$stage"
   remote_copy "$h" "$stage" "$root"
   push_secrets "$h"
