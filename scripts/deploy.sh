@@ -24,6 +24,7 @@ Usage: scripts/deploy.sh COMMAND -c CLUSTER_FILE [options]
 
 Commands:
   show          print the plan (hosts, instances, ports, roles) and the generated confs; touches no host
+                (needs the harness built: it names the variant's conf and settings)
   check         reach every host; check java (JDK 8+ for brokers, 17+ for agents/coordinator), tar, disk
   push          copy the variant's distribution and the harness where they differ from what a host has,
                 and write every instance's conf (ports, store paths, roles); safe to repeat
