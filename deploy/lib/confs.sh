@@ -1,6 +1,7 @@
 # One job: the files each host gets under its root: bin/ (ctl.sh, mqadmin, host.env) and every instance's conf and
-# instance.env, written into a local folder for push.sh to copy (sourced; needs common.sh, cluster.sh, transport.sh,
-# artifacts.sh, hosts.sh (core counts), secrets.sh; the layout on a host is in push.sh).
+# instance.env (a broker's from the variant's conf and settings, which the harness names: variant_settings), written
+# into a local folder for push.sh to copy (sourced; needs common.sh, cluster.sh, transport.sh, artifacts.sh, hosts.sh
+# (core counts), secrets.sh; the layout on a host is in push.sh).
 
 DEPLOY_LIB=${DEPLOY_LIB:-$ROOT/deploy/lib}
 
