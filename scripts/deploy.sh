@@ -9,7 +9,13 @@ PROG=deploy.sh
 . "$ROOT/deploy/lib/common.sh"
 . "$ROOT/deploy/lib/cluster.sh"
 . "$ROOT/deploy/lib/transport.sh"
+. "$ROOT/deploy/lib/artifacts.sh"
+. "$ROOT/deploy/lib/hosts.sh"
+. "$ROOT/deploy/lib/confs.sh"
+. "$ROOT/deploy/lib/push.sh"
 . "$ROOT/deploy/lib/instances.sh"
+. "$ROOT/deploy/lib/admin.sh"
+. "$ROOT/deploy/lib/coordinator.sh"
 . "$ROOT/deploy/lib/secrets.sh"
 
 usage() {
@@ -18,6 +24,7 @@ Usage: scripts/deploy.sh COMMAND -c CLUSTER_FILE [options]
 
 Commands:
   show          print the plan (hosts, instances, ports, roles) and the generated confs; touches no host
+                (needs the harness built: it names the variant's conf and settings)
   check         reach every host; check java (JDK 8+ for brokers, 17+ for agents/coordinator), tar, disk
   push          copy the variant's distribution and the harness where they differ from what a host has,
                 and write every instance's conf (ports, store paths, roles); safe to repeat
@@ -90,9 +97,12 @@ trap 'rm -rf "$WORK"' EXIT
 
 case "$CMD" in
   show)
+    # The variant's conf and settings, from the harness (here, not below, where errors are not shown).
+    variant_settings
+    variant_settings 4
     cluster_describe
     echo
-    # Confs as push would write them; the core count of tuned variants is read from the host at push.
+    # Confs as push would write them; push reads each broker host's core count, on which the settings may depend.
     for h in "${HOSTS[@]}"; do _NPROC[$h]=${_NPROC[$h]:-4}; done
     for h in "${HOSTS[@]}"; do
       generate_host "$h" "$WORK/show/$h" 2>/dev/null || true
@@ -103,7 +113,7 @@ case "$CMD" in
       done
     done
     echo
-    echo "(sendMessageThreadPoolNums of tuned variants shows 4 here; push uses min(the host's cores, 4))"
+    echo "(the variant's settings shown as for hosts with 4 cores; push uses each host's own core count)"
     exit 0 ;;
   credentials)
     secrets_ensure

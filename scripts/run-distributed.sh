@@ -10,7 +10,13 @@ PROG=run-distributed.sh
 . "$ROOT/deploy/lib/common.sh"
 . "$ROOT/deploy/lib/cluster.sh"
 . "$ROOT/deploy/lib/transport.sh"
+. "$ROOT/deploy/lib/artifacts.sh"
+. "$ROOT/deploy/lib/hosts.sh"
+. "$ROOT/deploy/lib/confs.sh"
+. "$ROOT/deploy/lib/push.sh"
 . "$ROOT/deploy/lib/instances.sh"
+. "$ROOT/deploy/lib/admin.sh"
+. "$ROOT/deploy/lib/coordinator.sh"
 . "$ROOT/deploy/lib/secrets.sh"
 
 usage() {

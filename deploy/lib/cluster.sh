@@ -15,7 +15,8 @@
 # HSSH[host], HOST_DIST[host]=1 (runs a name server or broker), HOST_BENCH[host]=1 (runs agents or the
 # coordinator), INSTANCES (ids "host/dir"), and per id: I_HOST I_DIR I_KIND (namesrv|broker|agent) I_PORT, for
 # brokers I_BNAME I_BID I_BROLE I_MASTER (the master's id, slaves only); NAMESRV_ADDR (a;b), AGENT_ADDRS (list),
-# COORDINATOR (host or "local"), VARIANT_VERSION VARIANT_KIND (stock|patched) VARIANT_TUNED (0|1) DIST_NAME BASE_CONF.
+# COORDINATOR (host or "local"), VARIANT_VERSION VARIANT_KIND (stock|patched) DIST_NAME. Which conf file and settings
+# the variant's brokers get is the harness's to say (BASE_CONF: variant_settings in confs.sh).
 
 declare -A CFG_DEFAULTS=(
   [transport]=ssh            # ssh | netns
@@ -341,19 +342,15 @@ _validate_settings() {
   variant_parse "${CFG[variant]}"
 }
 
-# variant_parse NAME: sets VARIANT_VERSION, VARIANT_KIND, VARIANT_TUNED, DIST_NAME, BASE_CONF.
+# variant_parse NAME: sets VARIANT_VERSION, VARIANT_KIND and DIST_NAME (the distribution to deploy). The conf and
+# settings of a tuned variant come from the harness (variant_settings in confs.sh), which also runs scripts/compare.sh.
 variant_parse() {
   [[ "$1" =~ ^([0-9]+\.[0-9]+\.[0-9]+)(-tuned|-patched)?$ ]] \
     || die "variant '$1' is not <version>, <version>-tuned or <version>-patched (e.g. 4.9.0-patched)" 2
   VARIANT_VERSION=${BASH_REMATCH[1]}
-  VARIANT_KIND=stock; VARIANT_TUNED=0
-  case "${BASH_REMATCH[2]}" in
-    -patched) VARIANT_KIND=patched; VARIANT_TUNED=1 ;;
-    -tuned) VARIANT_TUNED=1 ;;
-  esac
+  VARIANT_KIND=stock
+  [ "${BASH_REMATCH[2]}" = -patched ] && VARIANT_KIND=patched
   DIST_NAME="rocketmq-$VARIANT_VERSION-$VARIANT_KIND"
-  BASE_CONF=broker.conf
-  [ "$VARIANT_TUNED" = 1 ] && BASE_CONF=broker-tuned.conf
   return 0
 }
 
@@ -404,7 +401,7 @@ hosts_with() {
 cluster_describe() {
   local id h
   echo "cluster file: $CLUSTER_FILE"
-  echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
+  echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/${BASE_CONF:-?})   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
   echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
   echo "access: agents need the token, broker JMX (${CFG[broker_jmx]}) the read-only password; both in $(secrets_dir)"
   echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"

@@ -143,6 +143,16 @@ public final class Variant {
         return distDir.resolve(distName());
     }
 
+    // The "tuned" rule, written here only: the conf file (confName) and the settings appended to it (overrides).
+    // scripts/compare.sh and the efficiency mode read it in this JVM. scripts/deploy.sh and run-distributed.sh, which
+    // are bash, ask this class through main() below, on the control host: that is where deploy/lib/confs.sh writes
+    // every host's broker.conf (the broker hosts get the distribution, not this jar, and only their core count is read
+    // from them), and the control host always has this jar built (deploy/lib/artifacts.sh refuses to push without it,
+    // since it ships it) with a JDK 17 to run it. A data file both read would have to be packaged into the jar (a build
+    // change) or found beside it (the hosts' copies have no source tree); generating the bash's values at build time
+    // would need a build step too. Asking the jar keeps the rule in compiled, unit-tested code; the bash takes only the
+    // lines it validates (conf NAME, set KEY=VALUE) into broker.conf, never into a command line.
+
     /** Patched variants run with tuned parameters: the article's baseline is the tuned 4.9.0. */
     public String confName() {
         return tuned ? "broker-tuned.conf" : "broker.conf";
@@ -158,6 +168,31 @@ public final class Variant {
             o.put("sendMessageThreadPoolNums", Integer.toString(Math.min(cpus, 4)));
         }
         return o;
+    }
+
+    /**
+     * For the deploy scripts (deploy/lib/confs.sh), which cannot call Java: what VARIANT's brokers run with, one line
+     * each: {@code conf NAME} (confName), then, given the host's CORES, {@code set KEY=VALUE} per override.
+     * Usage: {@code java -cp distributed-bench.jar dev.rmqpatch.bench.compare.Variant VARIANT [CORES]}; exit 2 on bad
+     * arguments.
+     */
+    public static void main(String[] args) {
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].matches("[1-9][0-9]{0,5}"))) {
+            System.err.println("usage: Variant VARIANT [CORES]  (CORES: the host's number of cores, 1 or more)");
+            System.exit(2);
+        }
+        Variant v;
+        try {
+            v = parse(args[0]);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.out.println("conf " + v.confName());
+        if (args.length == 2) {
+            v.overrides(Integer.parseInt(args[1])).forEach((k, value) -> System.out.println("set " + k + "=" + value));
+        }
     }
 
     /** How to build the distribution when it is missing (scripts/build.sh arguments). */

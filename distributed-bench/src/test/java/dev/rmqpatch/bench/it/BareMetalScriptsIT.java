@@ -10,16 +10,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import dev.rmqpatch.bench.compare.Variant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bare-metal tooling without real hosts: scripts/netns-test.sh deploys a name server, a SYNC_MASTER, its SLAVE and
- * two agents to network-namespace hosts, once through `ip netns exec` and once over ssh (skipped where no sshd is
- * installed), and checks replication, the merged results and, with the cluster still up, the access control of
- * the agents (token, allowlist) and the brokers' JMX (read-only password login, cluster address only) itself;
- * scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
+ * two agents to network-namespace hosts, once through `ip netns exec` (a workload file, JMX over TLS) and once over ssh
+ * (skipped where no sshd is installed), and checks replication, the merged results and, with the cluster still up, the
+ * access control of the agents (token, allowlist) and the brokers' JMX (read-only password login, cluster address
+ * only) itself; without hosts, the confs deploy/lib writes against what the harness's {@link Variant} says and the
+ * coordinator's command line; scripts/os-tuning.sh only reads here (it would change this machine's kernel settings).
  */
 class BareMetalScriptsIT {
     /** netns-test.sh's "namespaces are not permitted here" status: a skip, not a failure. */
@@ -29,23 +31,26 @@ class BareMetalScriptsIT {
     Path dir;
 
     /**
-     * Also the distributed run of a workload file: run-distributed.sh --workload with a file that names a payload file
-     * (found under --payload-dir, made by make-payloads.sh) and has keys, two producers and two consumers; both files
-     * reach the coordinator's host, which runs them, and every acknowledged message is consumed.
+     * One namespace run (each costs about a minute) for two cases. The distributed run of a workload file:
+     * run-distributed.sh --workload with a file that names a payload file (found under --payload-dir, made by
+     * make-payloads.sh) and has keys, two producers and two consumers; both files reach the coordinator's host, which
+     * runs them, and every acknowledged message is consumed. And the brokers' JMX over TLS (broker_jmx = tls, keystore
+     * made at push): the password reads over TLS, and a client without TLS is refused.
      */
     @Test
     @Timeout(420)
-    void distributedRunOverNamespaceHostsReplicatesAndMergesBothAgents() throws Exception {
+    void distributedRunOfAWorkloadFileOverNamespaceHostsWithJmxOverTls() throws Exception {
         Path payloads = dir.resolve("payloads");
         Run make = run(Map.of(), "scripts/make-payloads.sh", "--dir", payloads.toString());
         assertEquals(0, make.rc, make.output);
-        String output = namespaceRun("netns", "--workload", Dists.repoRoot().resolve("workloads/keys-round-robin-1kb-2p-2c.yaml").toString(),
-            "--payload-dir", payloads.toString());
+        String output = namespaceRun("netns", "--broker-jmx", "tls",
+            "--workload", Dists.repoRoot().resolve("workloads/keys-round-robin-1kb-2p-2c.yaml").toString(), "--payload-dir", payloads.toString());
         for (String check : List.of("the workload file reached the coordinator's host unchanged (keys-round-robin-1kb-2p-2c.yaml)",
             "its payload file reached the coordinator's host beside it (payload/payload-1Kb.data, 1024 bytes",
             "the coordinator sent the bodies of the payload file (payload file payload/payload-1Kb.data)",
             "the coordinator ran the workload 'keys-round-robin-1-topic-6-queues-1kb-2p-2c'", "omb-result.json written",
-            "consumption counted:", "copying the workload file and its payload file (payload/payload-1Kb.data)")) {
+            "consumption counted:", "copying the workload file and its payload file (payload/payload-1Kb.data)",
+            "JMX with the password (tls): reads the CPU MBean, invoking gc() refused", "without TLS: refused")) {
             assertTrue(output.contains(check), check + ":\n" + output);
         }
     }
@@ -83,13 +88,47 @@ class BareMetalScriptsIT {
         namespaceRun("ssh");
     }
 
-    /** The same run with the brokers' JMX over TLS (broker_jmx = tls, keystore made at push). */
+    /**
+     * Without hosts, through every deploy/lib file: the broker.conf push writes starts from the conf the harness's
+     * Variant names and appends the settings it gives for the host's cores (the rule is written there only), before the
+     * cluster file's broker.* lines; and the coordinator's command line without --workload (the namespace runs above
+     * give one) carries the cluster file's workload.
+     */
     @Test
-    @Timeout(420)
-    void distributedRunWithJmxOverTls() throws Exception {
-        String output = namespaceRun("netns", "--broker-jmx", "tls");
-        assertTrue(output.contains("JMX with the password (tls): reads the CPU MBean, invoking gc() refused"), output);
-        assertTrue(output.contains("without TLS: refused"), output);
+    @Timeout(120)
+    void brokerConfsFollowTheHarnessesVariantAndTheCoordinatorGetsTheClusterFilesWorkload() throws Exception {
+        Dists.patched();
+        Dists.stock();
+        Dists.benchJar();
+        String conf = Dists.repoRoot().resolve("deploy/examples/netns.conf").toString();
+        for (String name : List.of("4.9.0", "4.9.0-tuned", "4.9.0-patched")) {
+            Variant v = Variant.parse(name);
+            Run r = run(Map.of("CONF", conf, "VARIANT", name, "ROOT", Dists.repoRoot().toString(), "SECRETS_DIR", dir.resolve("s").toString()),
+                "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); "
+                    + "for f in common cluster transport artifacts hosts confs push instances admin coordinator secrets; do . \"$ROOT/deploy/lib/$f.sh\"; done; "
+                    + "SET_OVERRIDES=(variant=$VARIANT secrets_dir=$SECRETS_DIR); cluster_load \"$CONF\"; check_local_artifacts; "
+                    + "for c in 1 3 4 32; do _NPROC[ns-master]=$c; generate_host ns-master \"$WORK/$c\"; echo \"== $c\"; "
+                    + "cat \"$WORK/$c/instances/broker-ns-master-0-master/broker.conf\"; done; "
+                    + "echo '== coordinator'; coordinator_args /out; rm -rf \"$WORK\"");
+            assertEquals(0, r.rc, r.output);
+            for (int cores : new int[] {1, 3, 4, 32}) {
+                String brokerConf = r.output.split("== " + cores + "\n", 2)[1].split("\n== ", 2)[0];
+                assertTrue(brokerConf.startsWith("# written by scripts/deploy.sh push for ns-master/broker-ns-master-0-master: conf/"
+                    + v.confName() + " of " + v.distName() + " "), name + ": " + brokerConf);
+                String instance = brokerConf.split("# --- instance", 2)[1].split("# --- broker\\.\\* settings", 2)[0];
+                List<String> variantSets = instance.lines().dropWhile(l -> !l.startsWith("defaultTopicQueueNums=")).skip(1)
+                    .filter(l -> !l.startsWith("#")).toList();
+                List<String> expected = v.overrides(cores).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+                assertEquals(expected, variantSets, name + " on " + cores + " cores:\n" + brokerConf);
+                assertTrue(brokerConf.strip().endsWith("# --- broker.* settings of the cluster file ---\nsendMessageThreadPoolNums=2"),
+                    "the cluster file's broker.* lines come last:\n" + brokerConf);
+            }
+            String coordinator = r.output.split("== coordinator\n", 2)[1];
+            for (String arg : List.of("run\n--namesrv\n10.77.0.10:9876\n--agent\n10.77.0.21:7070\n--agent\n10.77.0.22:7070\n",
+                "--partitions\n18\n--size\n300\n--rate\n0\n--warmup\n", "--consumers\n0\n--out\n/out\n", "--broker-jmx\n10.77.0.11:10914\n")) {
+                assertTrue(coordinator.contains(arg), arg + ":\n" + coordinator);
+            }
+        }
     }
 
     private String namespaceRun(String transport, String... more) throws Exception {
@@ -150,7 +189,7 @@ class BareMetalScriptsIT {
         Path staged = dir.resolve("staged");
         Run stage = run(Map.of("CONF", conf, "SECRETS_DIR", secrets.toString(), "STAGE", staged.toString(), "ROOT", Dists.repoRoot().toString()),
             "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); . \"$ROOT/deploy/lib/common.sh\"; . \"$ROOT/deploy/lib/cluster.sh\"; "
-                + ". \"$ROOT/deploy/lib/transport.sh\"; . \"$ROOT/deploy/lib/instances.sh\"; . \"$ROOT/deploy/lib/secrets.sh\"; "
+                + ". \"$ROOT/deploy/lib/transport.sh\"; . \"$ROOT/deploy/lib/artifacts.sh\"; . \"$ROOT/deploy/lib/secrets.sh\"; "
                 + "SET_OVERRIDES=(secrets_dir=$SECRETS_DIR broker_jmx=tls); cluster_load \"$CONF\"; secrets_ensure; "
                 + "stage_host_secrets ns-master \"$STAGE\"; rm -rf \"$WORK\"");
         assertEquals(0, stage.rc, stage.output);

@@ -1,0 +1,78 @@
+# One job: what the name servers and brokers report, through RocketMQ's mqadmin on the first name server's host:
+# every broker registered, and each slave's CommitLog offset against its master's (sourced; needs common.sh,
+# cluster.sh, transport.sh).
+
+# mqadmin on the first name server's host (it has the distribution).
+admin_host() { hosts_with namesrv | head -1; }
+first_namesrv() { echo "${NAMESRV_ADDR%%;*}"; }
+
+mqadmin() {
+  local h
+  h=$(admin_host)
+  remote_exec "$h" "$(shquote "$(host_root "$h")/bin/mqadmin") $(shjoin "$@")"
+}
+
+# wait_registered: until every broker shows up at the first name server with its brokerName, brokerId and address.
+wait_registered() {
+  local id deadline missing out
+  deadline=$(( $(now_s) + ${CFG[start_timeout]} ))
+  while :; do
+    out=$(mqadmin clusterList -n "$(first_namesrv)" 2>&1) || true
+    missing=()
+    for id in "${INSTANCES[@]}"; do
+      [ "${I_KIND[$id]}" = broker ] || continue
+      printf '%s\n' "$out" | awk -v n="${I_BNAME[$id]}" -v b="${I_BID[$id]}" -v a="${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}" \
+        '$2 == n && $3 == b && $4 == a { found = 1 } END { exit !found }' || missing+=("$id")
+    done
+    if [ "${#missing[@]}" = 0 ]; then
+      log "all $(printf '%s\n' "${INSTANCES[@]}" | grep -c /broker-) broker(s) registered at $(first_namesrv)"
+      return 0
+    fi
+    if [ "$(now_s)" -ge "$deadline" ]; then
+      printf '%s\n' "$out" | tail -n 20 >&2
+      die "not registered at name server $(first_namesrv) after ${CFG[start_timeout]} s: ${missing[*]} (their output: <host_root>/instances/<name>/out; clusterList above)"
+    fi
+    sleep 2
+  done
+}
+
+# A broker's commitLogMaxOffset from its runtime statistics (mqadmin brokerStatus), or empty.
+broker_offset() {
+  local addr=$1
+  mqadmin brokerStatus -n "$(first_namesrv)" -b "$addr" 2>/dev/null | awk -F: '$1 ~ /^commitLogMaxOffset[ ]*$/ { gsub(/ /, "", $2); print $2 }'
+}
+
+# replication_check WAIT_S FILE: for every slave, its commitLogMaxOffset against its master's, polled until all
+# slaves reached their masters or WAIT_S passed. Writes "brokerName brokerId masterOffset slaveOffset behind"
+# lines to FILE. Returns 0 when every slave caught up, 1 otherwise. Meant for after the load stopped.
+replication_check() {
+  local wait_s=$1 file=$2 id deadline all mo so m
+  deadline=$(( $(now_s) + wait_s ))
+  while :; do
+    all=1
+    : > "$file.tmp"
+    for id in "${INSTANCES[@]}"; do
+      [ "${I_BROLE[$id]:-}" = SLAVE ] || continue
+      m=${I_MASTER[$id]}
+      mo=$(broker_offset "${HADDR[${I_HOST[$m]}]}:${I_PORT[$m]}")
+      so=$(broker_offset "${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}")
+      if [ -z "$mo" ] || [ -z "$so" ]; then
+        all=0
+        echo "${I_BNAME[$id]} ${I_BID[$id]} ${mo:-?} ${so:-?} ?" >> "$file.tmp"
+        continue
+      fi
+      [ "$so" -ge "$mo" ] || all=0
+      echo "${I_BNAME[$id]} ${I_BID[$id]} $mo $so $((mo - so))" >> "$file.tmp"
+    done
+    mv -f "$file.tmp" "$file"
+    [ "$all" = 1 ] && return 0
+    [ "$(now_s)" -ge "$deadline" ] && return 1
+    sleep 2
+  done
+}
+
+print_replication() {
+  local file=$1
+  printf '  %-28s %-3s %16s %16s %12s\n' brokerName id masterOffset slaveOffset behindBytes
+  awk '{ printf "  %-28s %-3s %16s %16s %12s\n", $1, $2, $3, $4, $5 }' "$file"
+}
