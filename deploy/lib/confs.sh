@@ -10,7 +10,7 @@ BASE_CONF=""
 declare -A _VARIANT_SETS=()
 
 # variant_settings [CORES]: what the variant's brokers run with, asked from the harness built on this machine
-# (dev.rmqpatch.bench.compare.Variant: the one place that rule is written, and why there). Sets BASE_CONF and, given a
+# (dev.rmqpatch.bench.engine.Variant: the one place that rule is written, and why there). Sets BASE_CONF and, given a
 # host's CORES, _VARIANT_SETS[CORES]: the KEY=VALUE lines appended to its broker.conf (maybe none). Once per core
 # count; call it in the main shell, not in $(...). Takes only lines of the two expected forms, as data.
 variant_settings() {
@@ -22,10 +22,10 @@ variant_settings() {
   command -v "$java" >/dev/null 2>&1 \
     || die "writing the brokers' confs needs java (JDK 17+) on this machine, to ask the harness for variant ${CFG[variant]}'s settings: none at $java (set JAVA_HOME)"
   err=$(mktemp "${TMPDIR:-/tmp}/rmqpatch-variant.XXXXXX")
-  out=$("$java" -cp "$jar" dev.rmqpatch.bench.compare.Variant "${CFG[variant]}" ${cores:+"$cores"} 2>"$err") || rc=$?
+  out=$("$java" -cp "$jar" dev.rmqpatch.bench.engine.Variant "${CFG[variant]}" ${cores:+"$cores"} 2>"$err") || rc=$?
   if [ "$rc" != 0 ]; then
     value=$(head -n 3 "$err" | head -c 1000); rm -f "$err"
-    die "asking the harness for variant ${CFG[variant]}'s broker settings failed (exit $rc; $java -cp $jar dev.rmqpatch.bench.compare.Variant; it needs JDK 17+): $value"
+    die "asking the harness for variant ${CFG[variant]}'s broker settings failed (exit $rc; $java -cp $jar dev.rmqpatch.bench.engine.Variant; it needs JDK 17+): $value"
   fi
   rm -f "$err"
   while read -r kind value; do

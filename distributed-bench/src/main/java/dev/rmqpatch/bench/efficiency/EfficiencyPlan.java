@@ -12,6 +12,7 @@ import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
+import dev.rmqpatch.bench.coordinator.PrepareRequests;
 import dev.rmqpatch.bench.engine.ComparisonMetadata;
 import dev.rmqpatch.bench.engine.Plan;
 import dev.rmqpatch.bench.engine.RunContext;
@@ -27,7 +28,6 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
-import dev.rmqpatch.bench.workload.KeyDistributor;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.cluster.ChildProcesses;
 import dev.rmqpatch.cluster.LocalCluster;
@@ -329,28 +329,11 @@ public final class EfficiencyPlan implements Plan {
      * per window.
      */
     static PrepareRequest prepareRequest(Workload w, Path payloadDir, String runId, List<PrepareRequest.Target> targets) throws IOException {
-        PrepareRequest r = new PrepareRequest();
-        r.runId = runId;
+        PrepareRequest r = PrepareRequests.forWorkload(w, runId, PrepareRequests.payloadBase64(w, payloadDir));
         r.targets = targets;
-        r.partitionsPerTopic = w.partitionsPerTopic();
-        r.messageSize = w.messageSize();
-        r.producersPerTopic = w.producersPerTopic();
-        r.threads = w.threadsPerAgent();
-        r.mode = w.sendMode().label();
         r.ratePerSecond = 0;
         r.sendTimeoutMs = 3000;
         r.maxOutstanding = 1000;
-        r.client = w.client().label();
-        r.tags = w.messageTags();
-        r.keys = w.messageKeys();
-        r.keyDistributor = w.keyDistributor() == KeyDistributor.NO_KEY ? null : w.keyDistributor().name();
-        if (w.payload().isFile()) {
-            r.payloadBase64 = java.util.Base64.getEncoder().encodeToString(w.payload().readFile(w.messageSize(), payloadDir));
-        }
-        if (w.payload().isRandomized()) {
-            r.randomizedPayloadPoolSize = w.payload().poolSize();
-            r.randomBytesRatio = w.payload().randomBytesRatio();
-        }
         return r;
     }
 

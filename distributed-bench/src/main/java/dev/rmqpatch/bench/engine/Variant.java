@@ -173,7 +173,7 @@ public final class Variant {
     /**
      * For the deploy scripts (deploy/lib/confs.sh), which cannot call Java: what VARIANT's brokers run with, one line
      * each: {@code conf NAME} (confName), then, given the host's CORES, {@code set KEY=VALUE} per override.
-     * Usage: {@code java -cp distributed-bench.jar dev.rmqpatch.bench.compare.Variant VARIANT [CORES]}; exit 2 on bad
+     * Usage: {@code java -cp distributed-bench.jar dev.rmqpatch.bench.engine.Variant VARIANT [CORES]}; exit 2 on bad
      * arguments.
      */
     public static void main(String[] args) {
