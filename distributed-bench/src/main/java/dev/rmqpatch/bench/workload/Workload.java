@@ -182,7 +182,7 @@ public final class Workload {
         w.subscriptionsPerTopic = subscriptions;
         w.consumerPerSubscription = perSubscription;
         w.consumerBacklogSizeGB = backlogGB;
-        return w.dropNote("consumerBacklogSizeGB");
+        return backlogGB == consumerBacklogSizeGB ? w : w.dropNote("consumerBacklogSizeGB");
     }
 
     /** The same workload without consumers (the harness ceiling against the sink, which serves no pulls). */

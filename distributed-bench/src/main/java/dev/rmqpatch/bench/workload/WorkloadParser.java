@@ -69,13 +69,14 @@ public final class WorkloadParser {
         for (String key : fields.keySet()) {
             if (!OMB_FIELDS.contains(key) && !OWN_FIELDS.contains(key)) {
                 throw new IllegalArgumentException("unknown workload field '" + key + "' (OpenMessaging Benchmark's: "
-                    + String.join(", ", OMB_FIELDS) + "; this harness's own: " + String.join(", ", OWN_FIELDS) + ")");
+                    + String.join(", ", OMB_FIELDS) + "; this harness's own: " + String.join(", ", OWN_FIELDS) + "). OMB skips fields "
+                    + "it does not know; here they are refused, so that a misspelt field never runs something else than the file says");
             }
         }
         Workload d = Workload.defaults();
         // OMB's form: every OMB workload file gives testDurationMinutes (without it OMB runs until stopped).
         boolean ombForm = fields.containsKey("testDurationMinutes");
-        boolean ombDurations = fields.containsKey("testDurationMinutes") && !fields.containsKey("warmupDurationMinutes")
+        boolean ombDurations = ombForm && !fields.containsKey("warmupDurationMinutes")
             && !fields.containsKey("warmupDurationSeconds");
         Workload w = new Workload(
             fields.getOrDefault("name", d.name()),

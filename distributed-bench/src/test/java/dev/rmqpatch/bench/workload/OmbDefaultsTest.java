@@ -140,6 +140,7 @@ class OmbDefaultsTest {
                 + "0.5 here",
             "warmupDurationMinutes 0.5 is not a whole number: OMB's field is an integer, so OMB would read 0, no warm-up; runs with "
                 + "0.5 here"), w.notes());
+        assertEquals(3, w.withConsumers(1, 4, 0.5).notes().size(), "--consumers keeps the backlog, and its note");
         assertEquals(List.of(), w.withProducerRate(1000).withConsumers(1, 1, 1).withWarmupDurationSeconds(60).notes());
     }
 }
