@@ -1,10 +1,16 @@
 package dev.rmqpatch.bench.workload;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * What to run. Field names follow OpenMessaging Benchmark workload files (topics, partitionsPerTopic, messageSize,
  * producersPerTopic, producerRate, subscriptionsPerTopic, consumerPerSubscription, consumerBacklogSizeGB), with
  * durations in seconds; threadsPerAgent and sendMode are this harness's own. Immutable; the {@code with*} methods apply
- * command-line overrides.
+ * command-line overrides. {@link #notes()} says what the workload means where OMB would read or run it otherwise.
  */
 public final class Workload {
     private final String name;
@@ -17,7 +23,10 @@ public final class Workload {
     private final int testDurationSeconds;
     private final int threadsPerAgent;
     private final SendMode sendMode;
-    /** Consumer groups per topic (0 = produce only) and push consumers per group, spread over the agents. */
+    /**
+     * Consumer groups per topic and push consumers per group, spread over the agents; as in OMB, either being 0 means no
+     * consumers (produce only). Kept as given, so results echo the workload file.
+     */
     private int subscriptionsPerTopic;
     private int consumerPerSubscription;
     /** OMB's backlog test: build this much unconsumed data with the consumers suspended, then let them drain it. */
@@ -35,6 +44,11 @@ public final class Workload {
      * {@code producerRate} 0 given any other way (the command line's --rate 0), which means unlimited.
      */
     private boolean maxRateSearch;
+    /**
+     * Sentences about how the workload file was read where OMB would read or run it otherwise, by the field they are
+     * about; overriding that field (a command-line option) drops its sentence.
+     */
+    private Map<String, String> fileNotes = Map.of();
 
     public Workload(String name, int topics, int partitionsPerTopic, int messageSize, int producersPerTopic,
                     double producerRate, int warmupDurationSeconds, int testDurationSeconds, int threadsPerAgent,
@@ -93,8 +107,11 @@ public final class Workload {
     public int subscriptionsPerTopic() { return subscriptionsPerTopic; }
     public int consumerPerSubscription() { return consumerPerSubscription; }
     public double consumerBacklogSizeGB() { return consumerBacklogSizeGB; }
-    /** True when the run consumes: then bodies carry the stamp, and end-to-end latency and the count check are measured. */
-    public boolean hasConsumers() { return subscriptionsPerTopic > 0; }
+    /**
+     * True when the run consumes: then bodies carry the stamp, and end-to-end latency and the count check are measured.
+     * OMB creates subscriptionsPerTopic x consumerPerSubscription consumers per topic, so either being 0 means none.
+     */
+    public boolean hasConsumers() { return subscriptionsPerTopic > 0 && consumerPerSubscription > 0; }
     /** How the agents send: stock producers (rocketmq, the default) or pre-encoded frames (wire). */
     public ClientMode client() { return client; }
     public String messageTags() { return messageTags; }
@@ -107,21 +124,57 @@ public final class Workload {
     public boolean maxRateSearch() { return maxRateSearch; }
 
     /**
+     * What this workload means where OpenMessaging Benchmark would read or run the same file otherwise: one sentence each,
+     * to print beside the workload (empty when OMB would run it just as this harness does). For example a subscription
+     * without consumers, an OMB default taken for a field the file leaves out, or a fraction in a field OMB reads as a
+     * whole number.
+     */
+    public List<String> notes() {
+        List<String> notes = new ArrayList<>();
+        if (subscriptionsPerTopic > 0 && consumerPerSubscription == 0) {
+            notes.add("subscriptionsPerTopic " + subscriptionsPerTopic + " with consumerPerSubscription 0 (OMB's default when the "
+                + "field is left out): no consumers, so this runs produce-only; OMB creates no consumers either, and then stops the "
+                + "run after 60 s waiting for them to receive its probe message");
+        } else if (subscriptionsPerTopic == 0 && consumerPerSubscription > 0) {
+            notes.add("consumerPerSubscription " + consumerPerSubscription + " with subscriptionsPerTopic 0: no subscriptions, so "
+                + "no consumers; runs produce-only, as OMB does");
+        }
+        notes.addAll(fileNotes.values());
+        return notes;
+    }
+
+    /** The same workload with a sentence about how its file's {@code field} was read (see {@link #notes()}). */
+    Workload withNote(String field, String sentence) {
+        Workload w = copy();
+        Map<String, String> notes = new LinkedHashMap<>(fileNotes);
+        notes.put(field, sentence);
+        w.fileNotes = Collections.unmodifiableMap(notes);
+        return w;
+    }
+
+    /** This (new) workload without the note about {@code field}: the field was overridden. */
+    private Workload dropNote(String field) {
+        if (fileNotes.containsKey(field)) {
+            Map<String, String> notes = new LinkedHashMap<>(fileNotes);
+            notes.remove(field);
+            fileNotes = Collections.unmodifiableMap(notes);
+        }
+        return this;
+    }
+
+    /**
      * Consumers as OMB's fields describe them: {@code subscriptions} consumer groups per topic, {@code perSubscription}
-     * push consumers in each (spread over the agents), and a backlog to build and drain (0 = none).
+     * push consumers in each (spread over the agents; either 0 = no consumers, as in OMB), and a backlog to build and
+     * drain (0 = none; a backlog needs consumers).
      */
     public Workload withConsumers(int subscriptions, int perSubscription, double backlogGB) {
         if (subscriptions < 0 || perSubscription < 0) {
             throw new IllegalArgumentException("subscriptionsPerTopic and consumerPerSubscription must be 0 or more");
         }
-        if ((subscriptions == 0) != (perSubscription == 0)) {
-            throw new IllegalArgumentException("subscriptionsPerTopic=" + subscriptions + " with consumerPerSubscription=" + perSubscription
-                + ": give both (a run with consumers) or neither (produce only)");
-        }
         if (!(backlogGB >= 0) || Double.isInfinite(backlogGB)) {
             throw new IllegalArgumentException("consumerBacklogSizeGB must be 0 or more, not " + backlogGB);
         }
-        if (backlogGB > 0 && subscriptions == 0) {
+        if (backlogGB > 0 && (subscriptions == 0 || perSubscription == 0)) {
             throw new IllegalArgumentException("consumerBacklogSizeGB=" + backlogGB + " needs consumers (subscriptionsPerTopic and "
                 + "consumerPerSubscription)");
         }
@@ -129,7 +182,7 @@ public final class Workload {
         w.subscriptionsPerTopic = subscriptions;
         w.consumerPerSubscription = perSubscription;
         w.consumerBacklogSizeGB = backlogGB;
-        return w;
+        return backlogGB == consumerBacklogSizeGB ? w : w.dropNote("consumerBacklogSizeGB");
     }
 
     /** The same workload without consumers (the harness ceiling against the sink, which serves no pulls). */
@@ -149,12 +202,13 @@ public final class Workload {
         this.payload = from.payload;
         this.backlogDrainRatio = from.backlogDrainRatio;
         this.maxRateSearch = from.maxRateSearch;
+        this.fileNotes = from.fileNotes;
         return this;
     }
 
     public Workload withProducersPerTopic(int v) {
         return new Workload(name, topics, partitionsPerTopic, messageSize, v, producerRate, warmupDurationSeconds, testDurationSeconds,
-            threadsPerAgent, sendMode).extras(this);
+            threadsPerAgent, sendMode).extras(this).dropNote("producersPerTopic");
     }
 
     public Workload withClient(ClientMode v) {
@@ -195,7 +249,7 @@ public final class Workload {
         }
         Workload w = copy();
         w.payload = v;
-        return w;
+        return w.dropNote("payloadFile");
     }
 
     public Workload withBacklogDrainRatio(double v) {
@@ -220,30 +274,35 @@ public final class Workload {
     }
 
     public Workload withMessageSize(int v) {
-        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        return new Workload(name, topics, partitionsPerTopic, v, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this)
+            .dropNote("messageSize");
     }
 
     public Workload withPartitionsPerTopic(int v) {
-        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        return new Workload(name, topics, v, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this)
+            .dropNote("partitionsPerTopic");
     }
 
     public Workload withTopics(int v) {
-        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        return new Workload(name, v, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this)
+            .dropNote("topics");
     }
 
     /** A fixed rate, or 0 = unlimited; ends a max-rate search (the command line's --rate 0 means unlimited, as always). */
     public Workload withProducerRate(double v) {
         Workload w = new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, v, warmupDurationSeconds, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
         w.maxRateSearch = false;
-        return w;
+        return w.dropNote("producerRate");
     }
 
     public Workload withWarmupDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).extras(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, v, testDurationSeconds, threadsPerAgent, sendMode).extras(this)
+            .dropNote("warmupDurationMinutes");
     }
 
     public Workload withTestDurationSeconds(int v) {
-        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).extras(this);
+        return new Workload(name, topics, partitionsPerTopic, messageSize, producersPerTopic, producerRate, warmupDurationSeconds, v, threadsPerAgent, sendMode).extras(this)
+            .dropNote("testDurationMinutes");
     }
 
     public Workload withThreadsPerAgent(int v) {

@@ -1,23 +1,22 @@
 package dev.rmqpatch.bench.workload;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a workload file: JSON, or the flat {@code key: value} YAML that OpenMessaging Benchmark workload files use.
- * Every field of OMB's Workload class is read and honoured (see distributed-bench/README.md for how each maps); fields left
- * out keep the defaults of {@link Workload#defaults()}, except that a file with OMB's testDurationMinutes and no warm-up
- * gets OMB's one-minute warm-up. Unknown fields are errors, so a workload never silently measures something else than
- * its file says. {@code producerRate: 0} in a file is OMB's search for the maximum sustainable rate.
+ * Reads a workload file, YAML or JSON (through SnakeYAML, see {@link WorkloadYaml}), as OpenMessaging Benchmark workload
+ * files are written. Every field of OMB's Workload class is read and honoured (see distributed-bench/README.md for how
+ * each maps). Fields left out keep the defaults of {@link Workload#defaults()}, except in a file in OMB's form (one that
+ * gives OMB's testDurationMinutes, as every OMB workload does), where OMB's own defaults apply wherever they make a run:
+ * no warmupDurationMinutes is OMB's one-minute warm-up, no producerRate is OMB's 0 (the rate search), and no
+ * consumerPerSubscription is OMB's 0 (no consumers). Where OMB's default makes no run (0 topics, partitions, producers or
+ * bytes), this harness's default is used and {@link Workload#notes()} says so, as it says what other values OMB would
+ * read otherwise. Unknown fields are errors, so a workload never silently measures something else than its file says.
+ * {@code producerRate: 0} in a file is OMB's search for the maximum sustainable rate.
  */
 public final class WorkloadParser {
     /** Every field of OMB's Workload class (main branch), in its order. */
@@ -30,6 +29,11 @@ public final class WorkloadParser {
         "warmupDurationSeconds", "testDurationSeconds", "threadsPerAgent", "sendMode", "client", "messageTags", "messageKeys");
     /** OMB's warm-up when a file leaves warmupDurationMinutes out (Workload.warmupDurationMinutes = 1). */
     static final int OMB_DEFAULT_WARMUP_SECONDS = 60;
+    /** OMB's fields that are whole numbers there (int or long): OMB truncates a fraction, this harness keeps it. */
+    private static final List<String> OMB_WHOLE_NUMBER_FIELDS = List.of(
+        "producerRate", "consumerBacklogSizeGB", "testDurationMinutes", "warmupDurationMinutes");
+    /** OMB's fields whose OMB default (0) makes no run; a file in OMB's form without them gets this harness's default. */
+    private static final List<String> OMB_ZERO_DEFAULTS_REPLACED = List.of("topics", "partitionsPerTopic", "messageSize", "producersPerTopic");
 
     private WorkloadParser() {
     }
@@ -49,78 +53,12 @@ public final class WorkloadParser {
 
     /** {@code workloadDir}: where a relative payloadFile is looked for first (null: only --payload-dir). */
     public static Workload parse(String text, Path workloadDir) {
-        String trimmed = text.strip();
-        Map<String, String> fields = trimmed.startsWith("{") ? jsonFields(trimmed) : yamlFields(text);
-        return fromFields(fields, workloadDir);
+        return fromFields(WorkloadYaml.fields(text), workloadDir);
     }
 
-    static Map<String, String> jsonFields(String text) {
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(text);
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException("not valid JSON: " + e.getMessage());
-        }
-        if (!root.isJsonObject()) {
-            throw new IllegalArgumentException("a workload must be a JSON object");
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        JsonObject object = root.getAsJsonObject();
-        for (Map.Entry<String, JsonElement> e : object.entrySet()) {
-            JsonElement v = e.getValue();
-            if (!v.isJsonPrimitive()) {
-                throw new IllegalArgumentException("field '" + e.getKey() + "' must be a number, string or boolean");
-            }
-            fields.put(e.getKey(), v.getAsString());
-        }
-        return fields;
-    }
-
-    static Map<String, String> yamlFields(String text) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        String[] lines = text.split("\\R", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String line = stripComment(lines[i]);
-            if (line.isBlank() || line.strip().equals("---")) {
-                continue;
-            }
-            if (Character.isWhitespace(line.charAt(0)) || line.strip().startsWith("-")) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": nested YAML is not supported; workload files are flat 'key: value' lines");
-            }
-            int colon = line.indexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": expected 'key: value', got '" + line.strip() + "'");
-            }
-            String key = line.substring(0, colon).strip();
-            String value = unquote(line.substring(colon + 1).strip());
-            if (fields.put(key, value) != null) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": field '" + key + "' given twice");
-            }
-        }
-        return fields;
-    }
-
-    private static String stripComment(String line) {
-        boolean single = false;
-        boolean dbl = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c == '\'' && !dbl) {
-                single = !single;
-            } else if (c == '"' && !single) {
-                dbl = !dbl;
-            } else if (c == '#' && !single && !dbl && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
-                return line.substring(0, i);
-            }
-        }
-        return line;
-    }
-
-    private static String unquote(String v) {
-        if (v.length() >= 2 && ((v.startsWith("\"") && v.endsWith("\"")) || (v.startsWith("'") && v.endsWith("'")))) {
-            return v.substring(1, v.length() - 1);
-        }
-        return v;
+    /** The fields of a workload text, name to value text, in file order (see {@link WorkloadYaml}). */
+    static Map<String, String> fields(String text) {
+        return WorkloadYaml.fields(text);
     }
 
     static Workload fromFields(Map<String, String> fields) {
@@ -131,11 +69,14 @@ public final class WorkloadParser {
         for (String key : fields.keySet()) {
             if (!OMB_FIELDS.contains(key) && !OWN_FIELDS.contains(key)) {
                 throw new IllegalArgumentException("unknown workload field '" + key + "' (OpenMessaging Benchmark's: "
-                    + String.join(", ", OMB_FIELDS) + "; this harness's own: " + String.join(", ", OWN_FIELDS) + ")");
+                    + String.join(", ", OMB_FIELDS) + "; this harness's own: " + String.join(", ", OWN_FIELDS) + "). OMB skips fields "
+                    + "it does not know; here they are refused, so that a misspelt field never runs something else than the file says");
             }
         }
         Workload d = Workload.defaults();
-        boolean ombDurations = fields.containsKey("testDurationMinutes") && !fields.containsKey("warmupDurationMinutes")
+        // OMB's form: every OMB workload file gives testDurationMinutes (without it OMB runs until stopped).
+        boolean ombForm = fields.containsKey("testDurationMinutes");
+        boolean ombDurations = ombForm && !fields.containsKey("warmupDurationMinutes")
             && !fields.containsKey("warmupDurationSeconds");
         Workload w = new Workload(
             fields.getOrDefault("name", d.name()),
@@ -165,13 +106,52 @@ public final class WorkloadParser {
         if (fields.containsKey("backlogDrainRatio")) {
             w = w.withBacklogDrainRatio(doubleField(fields, "backlogDrainRatio", 1.0));
         }
-        if (fields.containsKey("producerRate") && w.producerRate() == 0) {
+        boolean rateLeftOut = ombForm && !fields.containsKey("producerRate");
+        if ((fields.containsKey("producerRate") || rateLeftOut) && w.producerRate() == 0) {
             if (w.consumerBacklogSizeGB() > 0) {
                 // OMB's WorkloadGenerator refuses the same combination.
-                throw new IllegalArgumentException("producerRate 0 (search for the maximum sustainable rate) cannot be combined with "
-                    + "consumerBacklogSizeGB (building a backlog); OMB refuses it too");
+                throw new IllegalArgumentException((rateLeftOut ? "no producerRate (OMB's default: producerRate 0, " : "producerRate 0 (")
+                    + "search for the maximum sustainable rate) cannot be combined with consumerBacklogSizeGB (building a backlog); "
+                    + "OMB refuses it too");
             }
             w = w.withMaxRateSearch();
+        }
+        return withNotes(w, fields, ombForm, rateLeftOut);
+    }
+
+    /** The sentences of {@link Workload#notes()} that only the file's text tells: defaults taken and fractions OMB drops. */
+    private static Workload withNotes(Workload w, Map<String, String> fields, boolean ombForm, boolean rateLeftOut) {
+        if (ombForm) {
+            Workload d = Workload.defaults();
+            List<Integer> harness = List.of(d.topics(), d.partitionsPerTopic(), d.messageSize(), d.producersPerTopic());
+            for (int i = 0; i < OMB_ZERO_DEFAULTS_REPLACED.size(); i++) {
+                String field = OMB_ZERO_DEFAULTS_REPLACED.get(i);
+                if (!fields.containsKey(field)) {
+                    w = w.withNote(field, field + " not given: OMB's default of 0 makes no run; runs with this harness's default of "
+                        + harness.get(i));
+                }
+            }
+            if (!w.payload().isFile() && !w.payload().isRandomized()) {
+                w = w.withNote("payloadFile", "neither payloadFile nor useRandomizedPayloads: OMB would fail to load a payload; "
+                    + "sends one random body of messageSize bytes per agent (this harness's default)");
+            }
+            if (rateLeftOut) {
+                w = w.withNote("producerRate", "producerRate not given: OMB's default of 0, its search for the maximum sustainable "
+                    + "rate, as OMB runs it");
+            }
+        }
+        for (String field : OMB_WHOLE_NUMBER_FIELDS) {
+            if (fields.containsKey(field)) {
+                double v = doubleValue(field, fields.get(field));
+                long truncated = (long) v;
+                if (v != truncated) {
+                    String zero = truncated != 0 ? "" : field.equals("producerRate") ? ", the rate search"
+                        : field.equals("consumerBacklogSizeGB") ? ", no backlog"
+                        : field.equals("testDurationMinutes") ? ", which runs until stopped" : ", no warm-up";
+                    w = w.withNote(field, field + " " + fields.get(field).strip() + " is not a whole number: OMB's field is an integer, "
+                        + "so OMB would read " + truncated + zero + "; runs with " + fields.get(field).strip() + " here");
+                }
+            }
         }
         return w;
     }

@@ -109,10 +109,12 @@ class WorkloadParserTest {
 
     @Test
     void inconsistentConsumerFieldsAreRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> WorkloadParser.parse("subscriptionsPerTopic: 1\n"));
-        assertTrue(e.getMessage().contains("consumerPerSubscription"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("consumerBacklogSizeGB: 1\n"));
+        // A subscription without consumerPerSubscription is OMB's default of 0 consumers: read, not refused (see
+        // subscriptionWithoutConsumerPerSubscriptionRunsProduceOnly).
+        Workload noConsumers = WorkloadParser.parse("subscriptionsPerTopic: 1\n");
+        assertTrue(!noConsumers.hasConsumers());
+        assertTrue(String.join(" ", noConsumers.notes()).contains("consumerPerSubscription 0"), noConsumers.notes().toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse("consumerBacklogSizeGB: 1\n"));
         assertTrue(e.getMessage().contains("needs consumers"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
             () -> WorkloadParser.parse("subscriptionsPerTopic: 1\nconsumerPerSubscription: 1\nconsumerBacklogSizeGB: -1\n"));
@@ -301,7 +303,7 @@ class WorkloadParserTest {
             for (Path f : (Iterable<Path>) list.filter(p -> p.toString().endsWith(".yaml"))::iterator) {
                 Workload w = WorkloadParser.parse(f);
                 assertTrue(w.name().length() > 0, f.toString());
-                used.addAll(WorkloadParser.yamlFields(Files.readString(f)).keySet());
+                used.addAll(WorkloadParser.fields(Files.readString(f)).keySet());
                 files++;
             }
         }
