@@ -203,6 +203,7 @@ public final class CompareCommand {
         Files.createDirectories(o.outDir);
         ClientLogging.configure(o.outDir.resolve("logs"));
         out.println(o.plan.describe(o));
+        o.workload.notes().forEach(n -> out.println("note: " + n));
         try {
             new RunContext(o, out).run(o.plan);
             return 0;

@@ -259,6 +259,7 @@ public final class RunCommand {
             roles.put("coordinator", List.of(ProcessHandle.current().pid()));
             BrokerProbe probe = new BrokerProbe(admin, brokers, brokerPid, gc, roles);
             out.printf("%s against %s with %d agent(s)%n", workload, spec.namesrv, agents.size());
+            workload.notes().forEach(n -> out.println("note: " + n));
             RunResult result;
             int exit = 0;
             try {

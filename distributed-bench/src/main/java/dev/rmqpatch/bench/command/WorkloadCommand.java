@@ -23,7 +23,8 @@ public final class WorkloadCommand {
         "unknown field, a bad value, a payloadFile found nowhere, naming every path tried) and prints:",
         "  workload: <what it runs>",
         "  payloadFile: <the field as written>      only when the bodies come from a payload file",
-        "  payloadPath: <the file bench run reads>  next to the workload file first, then under --payload-dir"))
+        "  payloadPath: <the file bench run reads>  next to the workload file first, then under --payload-dir",
+        "  note: <how OMB's defaults or the file's shape change what runs>  one line each, when there are any"))
         .section("Options:", HarnessFlags.WORKLOAD, HarnessFlags.PAYLOAD_DIR)
         .epilogue("-h, --help: this text. Exit status: 0 the file runs as printed; 2 it does not (the reason is printed).");
 
@@ -51,6 +52,7 @@ public final class WorkloadCommand {
         }
         Path payloadDir = HarnessFlags.payloadDir(f, w);
         out.println("workload: " + w);
+        w.notes().forEach(n -> out.println("note: " + n));
         if (w.payload().isFile()) {
             out.println("payloadFile: " + w.payload().fileName());
             out.println("payloadPath: " + w.payload().resolve(payloadDir));

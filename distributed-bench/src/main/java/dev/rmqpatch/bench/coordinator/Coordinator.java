@@ -101,7 +101,7 @@ public final class Coordinator {
         Workload sw = spec.workload;
         // The measured phase in OMB's 10-second intervals, for the OMB-format result file.
         OmbIntervals omb = new OmbIntervals(sw.name(), spec.ombDriver, sw.messageSize(), sw.topics(), sw.partitionsPerTopic(),
-            sw.producersPerTopic(), sw.consumerPerSubscription(), sw.subscriptionsPerTopic());
+            sw.producersPerTopic(), sw.consumerPerSubscription(), consumers ? sw.subscriptionsPerTopic() : 0);
         try {
             RunLimits.checkWireSenders(spec);
             checkConsumersPerAgent(spec.workload, agents.size());
