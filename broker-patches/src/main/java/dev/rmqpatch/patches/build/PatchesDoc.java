@@ -33,7 +33,7 @@ final class PatchesDoc {
         sb.append("Each id is also the patch's switch: `-Drmqpatch.disable=P3,S2` turns those off at start; the name is how\n")
             .append("the jars' manifests, `rmqpatch-info` and the start-up log list it.\n\n");
         row(sb, "id", "name", "target (stock 4.9.0)", "replaced by", "what it buys");
-        row(sb, "---", "---", "---", "---", "---");
+        rule(sb, 5);
         for (Patch p : patches) {
             row(sb, p.id(), "`" + p.name() + "`", targets(p), replacements(p), p.buys());
         }
@@ -76,6 +76,15 @@ final class PatchesDoc {
         return String.join("; ", briefs);
     }
 
+    /** The line under a Markdown table's header: "|---|---|". */
+    private static void rule(StringBuilder sb, int columns) {
+        sb.append('|');
+        for (int i = 0; i < columns; i++) {
+            sb.append("---|");
+        }
+        sb.append('\n');
+    }
+
     /** One Markdown table row; a '|' inside a cell is escaped so it cannot split the cell. */
     static void row(StringBuilder sb, String... cells) {
         sb.append('|');
@@ -105,7 +114,7 @@ final class PatchesDoc {
         sb.append("Each rewritten jar carries the manifest attribute `").append(JarPatcher.MANIFEST_ATTRIBUTE)
             .append("`. In this build:\n\n");
         row(sb, "jar", "patches");
-        row(sb, "---", "---");
+        rule(sb, 2);
         for (Map.Entry<String, List<String>> e : applied.entrySet()) {
             row(sb, "`" + e.getKey() + "`", String.join(", ", e.getValue()));
         }
@@ -117,7 +126,7 @@ final class PatchesDoc {
             .append("(exit 0), start them again. To roll back, put the saved jars back and remove the codec jar.\n\n");
         sb.append("## Security fixes\n\n");
         row(sb, "patch", "closes", "fixed upstream in");
-        row(sb, "---", "---", "---");
+        rule(sb, 3);
         for (Patch p : patches) {
             if (!p.closes().isEmpty()) {
                 row(sb, PatchTargets.label(p), p.closes(), p.fixedUpstream());
