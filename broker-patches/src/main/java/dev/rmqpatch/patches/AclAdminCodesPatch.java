@@ -20,6 +20,11 @@ final class AclAdminCodesPatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "the ACL management requests (codes 50-53) need an admin account, as UPDATE_BROKER_CONFIG does";
+    }
+
+    @Override
     public String closes() {
         return "CVE-2024-23321";
     }

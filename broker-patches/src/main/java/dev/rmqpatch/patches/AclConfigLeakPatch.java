@@ -20,6 +20,11 @@ final class AclConfigLeakPatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "GET_BROKER_CLUSTER_ACL_CONFIG answers NO_PERMISSION instead of every account's secret key";
+    }
+
+    @Override
     public String closes() {
         return "CVE-2024-23321";
     }

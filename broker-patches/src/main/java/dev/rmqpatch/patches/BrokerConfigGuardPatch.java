@@ -15,8 +15,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * Why: stock 4.9.0 applies and persists any key from anyone who reaches the broker port; with {@code rocketmqHome}
  * and {@code filterServerNums} the filter-server manager then runs a shell command built from them
  * (CVE-2023-33246, closed upstream in 4.9.6 and 5.1.1 with a key black list, extended in 4.9.7/4.9.8).
- * Test: {@code ConfigUpdateExploitIT} (the exploit runs a command on stock, is refused on patched, nothing
- * written; ordinary updates still work); codec's {@code ConfigUpdateGuardTest}.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class BrokerConfigGuardPatch implements Patch {
 
@@ -28,6 +27,12 @@ final class BrokerConfigGuardPatch implements Patch {
     @Override
     public String name() {
         return "broker-config-guard";
+    }
+
+    @Override
+    public String buys() {
+        return "UPDATE_BROKER_CONFIG of a path or of what reaches a shell refused with NO_PERMISSION naming the "
+            + "keys; nothing applied or written";
     }
 
     @Override

@@ -17,10 +17,7 @@ import org.objectweb.asm.Opcodes;
  * executor and wakes a worker whose only work is {@code ctx.writeAndFlush(response)} (netty hands the write to the
  * IO thread anyway): the pool's wake-ups are the second largest wait in the patched master's profile (ms-sync,
  * --profile). P9 covers futures already complete; this covers the ones that complete later.
- * Test: codec's {@code DirectResponseTest}; {@code MasterSlaveIT} and {@code WaitStillHonouredIT} (every answer
- * reaches its producer, with stock's status).
- * Benchmark: end to end, {@code scripts/compare.sh --efficiency --topology ms-sync} with and without
- * -Drmqpatch.disable=P15.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class DirectResponsePatch implements Patch {
 
@@ -32,6 +29,12 @@ final class DirectResponsePatch implements Patch {
     @Override
     public String name() {
         return "direct-response";
+    }
+
+    @Override
+    public String buys() {
+        return "a send completed later (SYNC_MASTER, SYNC_FLUSH) answered by the thread that completes it, not by a "
+            + "send-executor worker woken for it";
     }
 
     @Override

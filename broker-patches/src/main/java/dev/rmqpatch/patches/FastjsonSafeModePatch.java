@@ -24,6 +24,12 @@ final class FastjsonSafeModePatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "no `@type` honoured in any header, body or config file the broker, name server or mqadmin parses "
+            + "(JVM-wide: see PATCHES.md)";
+    }
+
+    @Override
     public String closes() {
         return "fastjson autoType (CVE-2022-25845 class)";
     }

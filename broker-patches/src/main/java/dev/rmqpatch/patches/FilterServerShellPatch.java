@@ -16,8 +16,7 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * (CVE-2023-33246). S1 stops the remote update; S2 removes the command runner itself, so no other way to those
  * values (a config file edited by another hole, a future update path) leads to a shell. Upstream removed filter
  * servers in 5.1.1 (and 4.9.6 stopped the update); users of filter servers move to tag or SQL92 filtering.
- * Test: {@code ConfigUpdateExploitIT} (no marker even with the guard off: S1 disabled alone, S2 still refuses),
- * {@code JarPatcherTest}.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class FilterServerShellPatch implements Patch {
 
@@ -29,6 +28,11 @@ final class FilterServerShellPatch implements Patch {
     @Override
     public String name() {
         return "no-filter-server-shell";
+    }
+
+    @Override
+    public String buys() {
+        return "the broker never runs the shell command built from config values; filter servers are not started";
     }
 
     @Override

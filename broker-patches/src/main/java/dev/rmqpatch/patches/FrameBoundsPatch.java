@@ -27,6 +27,12 @@ final class FrameBoundsPatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "nothing allocated for a length a frame or a compressed register-broker body claims beyond the bytes "
+            + "that came; QUERY_MESSAGE's maxNum cut to 65,536";
+    }
+
+    @Override
     public String closes() {
         return "unbounded allocation from lengths and counts in requests (pre-authentication OutOfMemoryError)";
     }

@@ -20,6 +20,12 @@ final class GroupNamePatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "a consumer group named otherwise than every client allows is not found and not created, so it never "
+            + "becomes a folder outside the store";
+    }
+
+    @Override
     public String closes() {
         return "consumer-group path traversal (files written outside the store)";
     }

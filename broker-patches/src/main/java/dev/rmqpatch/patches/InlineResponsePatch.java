@@ -14,9 +14,8 @@ import org.objectweb.asm.Opcodes;
  * {@code InlineResponse.thenAcceptAsync}, which runs the callback on the current thread (already a send-executor
  * thread) when the store's future is complete, and keeps the stock hand-off otherwise.
  * Why: with asynchronous flush and replication the future is always complete here, and the stock code queues a
- * second executor task per message that does nothing but write the response (send-path-4.9.0.md, step 12).
- * Test: codec's {@code InlineResponseTest}; {@code WaitStillHonouredIT} (SYNC_MASTER: the future completes later
- * and the hand-off stays); every send in the ITs.
+ * second executor task per message that does nothing but write the response (docs/send-path.md, row 12).
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class InlineResponsePatch implements Patch {
 
@@ -31,6 +30,11 @@ final class InlineResponsePatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "no second send-executor task per message when the store has already answered";
+    }
+
+    @Override
     public String effect() {
         return "When the store has already answered a send, the response is written on the send-executor thread that "
             + "handled it, instead of in a second task queued on the same executor.";
@@ -39,7 +43,7 @@ final class InlineResponsePatch implements Patch {
     @Override
     public String why() {
         return "The second task costs a queue operation and usually a worker wake-up per message; thread hand-offs are "
-            + "the largest single cost in the broker's profile (send-path-4.9.0.md).";
+            + "the largest single cost in the broker's profile (docs/send-path.md).";
     }
 
     @Override

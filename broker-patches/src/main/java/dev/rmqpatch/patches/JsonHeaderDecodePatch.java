@@ -15,11 +15,8 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * escapes decoded in one pass) and calls that same fastjson decode for whatever it does not recognise. Every other
  * use of fastjson (bodies, configs) stays stock: only this call site changes.
  * Why: the fastjson parse of the request header is the largest single codec cost left on the produce path (5% of
- * broker CPU profiled, send-path-4.9.0.md; ~10% in baseline.md's JFR samples).
- * Test: codec's {@code JsonHeaderDifferentialTest} (1,000,000 generated headers against stock),
- * {@code JsonHeaderEdgeCaseTest}; {@code PatchedClassesIT} (stock, patched and switched-off decode of whole frames),
- * {@code MalformedSendIT} (malformed frames on the wire); every request in the ITs.
- * Benchmark: {@code JsonHeaderDecodeBenchmark}.
+ * broker CPU profiled, docs/send-path.md; ~10% in docs/baseline.md's JFR samples).
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class JsonHeaderDecodePatch implements Patch {
 
@@ -34,6 +31,11 @@ final class JsonHeaderDecodePatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "no fastjson and no String of the header per JSON request; garbage fails as before";
+    }
+
+    @Override
     public String effect() {
         return "JSON request and response headers are read into RemotingCommand straight from their UTF-8 bytes by a "
             + "reader of RemotingCommand's own schema instead of fastjson, with exactly fastjson's result. Headers it "
@@ -45,7 +47,7 @@ final class JsonHeaderDecodePatch implements Patch {
     @Override
     public String why() {
         return "fastjson's parse of the JSON header, a String of the whole header first, is the largest codec cost left "
-            + "on the produce path: about 5% of broker CPU in the async-profiler run of send-path-4.9.0.md, and the "
+            + "on the produce path: about 5% of broker CPU in the async-profiler run of docs/send-path.md, and the "
             + "properties value's \\u0001/\\u0002 escapes are most of its work.";
     }
 

@@ -13,12 +13,9 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * ({@code JsonHeaderWriter}: fastjson's field order, escapes and omissions, byte for byte) and calls that same
  * fastjson encode for what it does not handle (a RemotingCommand subclass, ext fields in another map type or with
  * non-String entries, a changed fastjson configuration). Every other use of fastjson stays stock.
- * Why: the fastjson print of the response header is about 4% of broker CPU (send-path-4.9.0.md), for a header of
+ * Why: the fastjson print of the response header is about 4% of broker CPU (docs/send-path.md), for a header of
  * a few fixed fields and a handful of ext fields.
- * Test: codec's {@code JsonHeaderDifferentialTest} (byte-identical to stock for every generated command),
- * {@code JsonHeaderEdgeCaseTest}, {@code RemotingCommandHooksTest} (with P4, the key order of a response without
- * ext fields); {@code PatchedClassesIT} (stock, patched and switched-off frame encode); every response in the ITs.
- * Benchmark: {@code JsonHeaderEncodeBenchmark}.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class JsonHeaderEncodePatch implements Patch {
 
@@ -33,6 +30,11 @@ final class JsonHeaderEncodePatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "no fastjson and no String per JSON response; the same bytes on the wire";
+    }
+
+    @Override
     public String effect() {
         return "JSON headers (every response to a JSON client, and the requests of a patched name server's or "
             + "broker's own clients) are written straight into UTF-8 bytes instead of through fastjson and a String; "
@@ -43,7 +45,8 @@ final class JsonHeaderEncodePatch implements Patch {
     @Override
     public String why() {
         return "fastjson's print of the response header, then String.getBytes, is about 4% of broker CPU in the "
-            + "async-profiler run of send-path-4.9.0.md, for a header of a few fixed fields and a handful of ext fields.";
+            + "async-profiler run of docs/send-path.md, for a header of a few fixed fields and a handful of ext "
+            + "fields.";
     }
 
     @Override

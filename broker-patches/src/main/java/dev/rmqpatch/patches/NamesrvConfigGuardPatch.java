@@ -14,8 +14,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * Why: the name server persists its whole config to {@code configStorePath} after every update, and the update
  * may change that path: anyone who reaches port 9876 writes a file of their choice, for example a cron entry
  * (CVE-2023-37582, closed upstream in 4.9.7 and 5.1.2; the first fix of CVE-2023-33246 missed it).
- * Test: {@code ConfigUpdateExploitIT} (stock writes the attacker's file, patched refuses and writes nothing);
- * codec's {@code ConfigUpdateGuardTest}.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class NamesrvConfigGuardPatch implements Patch {
 
@@ -27,6 +26,11 @@ final class NamesrvConfigGuardPatch implements Patch {
     @Override
     public String name() {
         return "namesrv-config-guard";
+    }
+
+    @Override
+    public String buys() {
+        return "UPDATE_NAMESRV_CONFIG of a path refused with NO_PERMISSION naming the keys; nothing applied or written";
     }
 
     @Override

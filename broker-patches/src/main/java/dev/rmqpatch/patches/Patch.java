@@ -6,7 +6,8 @@ import dev.rmqpatch.patches.transform.MethodEdit;
 
 /**
  * One patch: what it changes in which stock method, why, and where it is tested and measured. Everything a
- * reader or operator needs about a patch lives in its class; PATCHES.md is generated from these fields.
+ * reader or operator needs about a patch lives in its class, written once: PATCHES.md, README's patch table and the
+ * tests' per-jar patch lists ({@link PatchTargets}) are generated from these fields.
  */
 public interface Patch {
 
@@ -19,16 +20,25 @@ public interface Patch {
     /** What the broker does differently. */
     String effect();
 
-    /** Why it pays, with the measurement behind it. */
+    /** What it buys, in one short phrase for README's patch table ({@link #effect()} says it in full). */
+    String buys();
+
+    /**
+     * Why it pays, with the measurement behind it. Documents are cited by their path from the repository root
+     * ("docs/baseline.md"); a test checks that each exists.
+     */
     String why();
 
     /** How an operator or a test can see that it works. */
     String verification();
 
-    /** The tests that would fail if the patch broke, by class name. */
+    /**
+     * The tests that would fail if the patch broke, by class name: broker-patches' own first, then "codec: " and the
+     * codec module's. The only list of them (class Javadoc says "see tests()"); a test checks that each exists.
+     */
     String tests();
 
-    /** The JMH benchmark (module jmh-benchmarks) that measures it. */
+    /** The JMH benchmark (module jmh-benchmarks) that measures it, or how it is measured end to end. */
     String benchmark();
 
     /** The CVEs a security patch closes ("CVE-2023-33246"), comma-separated; empty for performance patches. */

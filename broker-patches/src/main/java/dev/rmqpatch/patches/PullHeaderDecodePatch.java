@@ -14,9 +14,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * for every other class, which goes on to P1's hook and stock reflection.
  * Why: the broker decodes the eleven-field pull header by reflection for every pull request, and again when a held
  * (long-polling) pull is woken up; upstream hand-wrote it in 4.9.3.
- * Test: {@code PatchedClassesIT} (stock, patched and switched-off loaders), {@code PullPathIT} (stock push and lite
- * pull consumers with P10-P12 on and off), codec's {@code HeaderDifferentialTest}, {@code HeaderBadInputTest}.
- * Benchmark: {@code PullHeaderDecodeBenchmark}.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class PullHeaderDecodePatch implements Patch {
 
@@ -28,6 +26,12 @@ final class PullHeaderDecodePatch implements Patch {
     @Override
     public String name() {
         return "pull-header-decode";
+    }
+
+    @Override
+    public String buys() {
+        return "no reflection per pull request (and per wake-up of a held long-polling pull); a missing or malformed "
+            + "field gets an error response naming it";
     }
 
     @Override

@@ -15,13 +15,9 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * its own when the slave already has it; the transfer thread's 10 ms round only times out what the slave has not
  * acknowledged within syncFlushTimeout.
  * Why: on a SYNC_MASTER stock wakes the transfer thread twice per message (on the put, and on the acknowledgement)
- * for a comparison of two offsets; hand-offs are the broker's largest cost (send-path-4.9.0.md). 4.9.1's #2885 made
+ * for a comparison of two offsets; hand-offs are the broker's largest cost (docs/send-path.md). 4.9.1's #2885 made
  * the same thread's locks cheaper but kept both wake-ups.
- * Test: codec's {@code ReplicaAcksTest} (orders, races, timeouts against a real HAService); {@code MasterSlaveIT}
- * (SEND_OK only when the slave holds the message, SLAVE_NOT_AVAILABLE with the slave stopped, nothing answered
- * SEND_OK lost when the master is killed), {@code WaitStillHonouredIT}.
- * Benchmark: end to end, {@code scripts/compare.sh --efficiency --topology ms-sync} with and without
- * -Drmqpatch.disable=P13.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class ReplicaAckPatch implements Patch {
 
@@ -33,6 +29,12 @@ final class ReplicaAckPatch implements Patch {
     @Override
     public String name() {
         return "replica-ack";
+    }
+
+    @Override
+    public String buys() {
+        return "on a SYNC_MASTER, no two wake-ups of the GroupTransferService thread per message; SEND_OK still only "
+            + "once the slave holds it";
     }
 
     @Override

@@ -16,10 +16,7 @@ import org.objectweb.asm.Opcodes;
  * Why: 4.9.0 writes each block through the file channel: a copy into a temporary direct buffer and a positioned
  * write system call on the slave's one replication thread. Upstream made the same change in 4.9.3
  * (apache/rocketmq#3657), after P12's consume-queue half.
- * Test: codec's {@code SlaveCommitLogAppendTest} (real mapped files against stock); {@code MasterSlaveIT} (the
- * slave's CommitLog byte for byte the master's).
- * Benchmark: {@code SlaveCommitLogAppendBenchmark}; end to end, {@code scripts/compare.sh --efficiency --topology
- * ms-sync} with and without -Drmqpatch.disable=P14.
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class SlaveMappedAppendPatch implements Patch {
 
@@ -31,6 +28,12 @@ final class SlaveMappedAppendPatch implements Patch {
     @Override
     public String name() {
         return "slave-mapped-append";
+    }
+
+    @Override
+    public String buys() {
+        return "a slave's replicated block copied into the CommitLog mapping, not a channel write per block; the "
+            + "same bytes (upstream 4.9.3)";
     }
 
     @Override

@@ -35,10 +35,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * Other paths that re-encode properties (batch sends, delayed and transactional messages, retries) keep writing
  * WAIT, as in 4.9.1 (which strips WAIT in this one method too).
  * Why: 10 CommitLog bytes per message, and the second parse is about half of the ~4% of broker CPU that
- * string2messageProperties costs (baseline.md).
- * Test: {@code DropInIT} (CommitLog scan, stock vs patched), {@code JarPatcherTest} (call sites after patching),
- * {@code BrokerFeaturesIT} (transactional sends still recognised through the reused map).
- * Benchmark: {@code SendPathBenchmark}.
+ * string2messageProperties costs (docs/baseline.md).
+ * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class TransientPropertiesPatch implements Patch {
 
@@ -53,6 +51,12 @@ final class TransientPropertiesPatch implements Patch {
     }
 
     @Override
+    public String buys() {
+        return "10 CommitLog bytes less per message (`WAIT\\u0001true\\u0002`; 11 with P2), one properties parse "
+            + "less per send";
+    }
+
+    @Override
     public String effect() {
         return "Normal sends store their properties without WAIT=true (10 bytes less per message) while the broker "
             + "still honours WAIT during the request, and the properties string is parsed once per send instead of twice.";
@@ -62,7 +66,7 @@ final class TransientPropertiesPatch implements Patch {
     public String why() {
         return "WAIT only steers request handling; persisting it costs 10 CommitLog bytes on every message (11 with "
             + "the trailing separator P2 drops). The second parse repeats work whose result is already in the message: "
-            + "about half of the ~4% of broker CPU that string2messageProperties costs (baseline.md).";
+            + "about half of the ~4% of broker CPU that string2messageProperties costs (docs/baseline.md).";
     }
 
     @Override
@@ -173,6 +177,11 @@ final class TransientPropertiesPatch implements Patch {
             }
             MethodInsnNode mi = (MethodInsnNode) insn;
             return mi.owner.equals(Stock.SEND_MESSAGE_REQUEST_HEADER) && mi.name.equals("getProperties");
+        }
+
+        @Override
+        public String brief() {
+            return "second `MessageDecoder.string2messageProperties` \u2192 the message's parsed map";
         }
 
         @Override

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 class DropInIT {
 
     private static final int MESSAGES = 200;
+    private static final String VERSION = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
     private static final byte[] WAIT = "WAIT\u0001true".getBytes(StandardCharsets.UTF_8);
 
     @Test
@@ -57,16 +58,18 @@ class DropInIT {
     void listPatchesShowsWhatEachDistributionCarries() throws Exception {
         Result patched = run(TestCluster.dist("patched").resolve("bin/rmqpatch-info").toString());
         assertEquals(0, patched.exit, patched.out);
-        for (String p : new String[] {"P1 header-decode", "P2 properties-codec", "P3 transient-properties",
-            "P4 response-header-encode", "P5 json-header-decode", "P6 json-header-encode", "P10 pull-header-decode",
-            "P11 pull-header-encode", "rocketmq-store-4.9.0.jar: P12 consume-queue-mapped-write, P13 replica-ack, P14 slave-mapped-append, S4 bind-address, "
-                + "S6 frame-bounds", "P15 direct-response",
-            "S1 broker-config-guard closes CVE-2023-33246",
-            "S2 no-filter-server-shell closes CVE-2023-33246", "S3 namesrv-config-guard closes CVE-2023-37582",
-            "S5 fastjson-safe-mode closes fastjson autoType", "S6 frame-bounds closes unbounded allocation",
-            "S7 acl-config-leak closes CVE-2024-23321", "S8 acl-admin-only closes CVE-2024-23321",
-            "S9 group-name-check closes consumer-group path traversal"}) {
-            assertTrue(patched.out.contains(p), "rmqpatch-info lists " + p + ":\n" + patched.out);
+        // Every jar's line and every security patch's line, from the patch classes (PatchTargets).
+        List<String> expected = new ArrayList<>();
+        PatchTargets.labelsByJar(Patches.all()).forEach((artifact, labels) ->
+            expected.add(artifact + "-" + VERSION + ".jar: " + String.join(", ", labels)));
+        for (Patch p : Patches.all()) {
+            for (String artifact : p.closes().isEmpty() ? List.<String>of() : PatchTargets.jars(p)) {
+                expected.add("security: " + PatchTargets.label(p) + " closes " + p.closes() + " (" + artifact + "-" + VERSION
+                    + ".jar)");
+            }
+        }
+        for (String line : expected) {
+            assertTrue(patched.out.lines().anyMatch(line::equals), "rmqpatch-info prints '" + line + "':\n" + patched.out);
         }
         assertTrue(patched.out.contains("rmqpatch-codec"), patched.out);
         Result stock = run(TestCluster.dist("stock").resolve("bin/rmqpatch-info").toString());

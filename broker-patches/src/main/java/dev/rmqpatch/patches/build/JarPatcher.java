@@ -23,6 +23,7 @@ import java.util.jar.Manifest;
 
 import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.Patch;
+import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.transform.ClassPool;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
@@ -65,13 +66,19 @@ public final class JarPatcher {
         ClassPool pool = new ClassPool(poolJars);
         try {
             for (Patch patch : patches) {
-                String label = patch.id() + " " + patch.name();
+                String label = PatchTargets.label(patch);
                 Switch sw = Switch.of(patch.id());
                 for (MethodEdit edit : patch.edits()) {
                     apply(pool, patchedClasses, edit, sw, label);
                     note(labelsByClass, edit.target().owner, patch.id());
                     note(methodsByClass, edit.target().owner, edit.target().name + edit.target().desc);
                     String jar = pool.jarOf(edit.target().owner).getName();
+                    String declared = PatchTargets.jarOf(edit.target().owner);
+                    if (!jar.startsWith(declared + "-")) {
+                        // The docs and tests list the patches by PatchTargets' jar: they must be where the patcher finds them.
+                        throw new PatchException(label + ": " + edit.target().owner.replace('/', '.') + " is in " + jar
+                            + ", not in " + declared + " as PatchTargets.jarOf says");
+                    }
                     if (!patchesByJar.containsKey(jar)) {
                         patchesByJar.put(jar, new LinkedHashSet<String>());
                     }

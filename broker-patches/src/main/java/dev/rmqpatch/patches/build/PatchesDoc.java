@@ -1,15 +1,97 @@
 package dev.rmqpatch.patches.build;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.rmqpatch.patches.Patch;
+import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.transform.MethodEdit;
 
-/** Renders PATCHES.md for the patched distribution from the patch classes themselves, so the two cannot drift. */
+/**
+ * Renders what the docs say about the patches from the patch classes themselves, so neither can drift from them:
+ * PATCHES.md of the patched distribution, and the patch table of README.md (the region between
+ * {@value #README_BEGIN} and {@value #README_END}).
+ */
 final class PatchesDoc {
 
+    static final String README_BEGIN = "<!-- patches:begin -->";
+    static final String README_END = "<!-- patches:end -->";
+
     private PatchesDoc() {
+    }
+
+    /** README's patch table, markers included: one short row per patch. */
+    static String readmeTable(List<Patch> patches) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(README_BEGIN).append('\n');
+        sb.append("<!-- Generated from the patch classes (broker-patches/src/main/java/dev/rmqpatch/patches/*Patch.java) by "
+            + "PatchesDoc; ReadmePatchTableTest checks it and says how to rewrite it. -->\n");
+        sb.append("Each id is also the patch's switch: `-Drmqpatch.disable=P3,S2` turns those off at start; the name is how\n")
+            .append("the jars' manifests, `rmqpatch-info` and the start-up log list it.\n\n");
+        row(sb, "id", "name", "target (stock 4.9.0)", "replaced by", "what it buys");
+        rule(sb, 5);
+        for (Patch p : patches) {
+            row(sb, p.id(), "`" + p.name() + "`", targets(p), replacements(p), p.buys());
+        }
+        return sb.append(README_END).toString();
+    }
+
+    /** {@code readme} with the region between the markers (markers included) replaced by {@link #readmeTable}. */
+    static String withReadmeTable(String readme, List<Patch> patches) {
+        int begin = readme.indexOf(README_BEGIN);
+        int end = readme.indexOf(README_END);
+        if (begin < 0 || end < begin || readme.indexOf(README_BEGIN, begin + 1) >= 0) {
+            throw new IllegalArgumentException("README.md needs one " + README_BEGIN + " followed by one " + README_END
+                + " around the patch table");
+        }
+        return readme.substring(0, begin) + readmeTable(patches) + readme.substring(end + README_END.length());
+    }
+
+    /** "`CommitLog.appendData` (rocketmq-store)": the methods a patch edits, grouped by jar. */
+    private static String targets(Patch p) {
+        Map<String, Set<String>> byJar = new LinkedHashMap<String, Set<String>>();
+        for (MethodEdit edit : p.edits()) {
+            String jar = PatchTargets.jarOf(edit.target().owner);
+            if (!byJar.containsKey(jar)) {
+                byJar.put(jar, new LinkedHashSet<String>());
+            }
+            byJar.get(jar).add("`" + edit.target().shortName() + "`");
+        }
+        List<String> parts = new ArrayList<String>();
+        for (Map.Entry<String, Set<String>> e : byJar.entrySet()) {
+            parts.add(String.join(", ", e.getValue()) + " (" + e.getKey() + ")");
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String replacements(Patch p) {
+        Set<String> briefs = new LinkedHashSet<String>();
+        for (MethodEdit edit : p.edits()) {
+            briefs.add(edit.brief());
+        }
+        return String.join("; ", briefs);
+    }
+
+    /** The line under a Markdown table's header: "|---|---|". */
+    private static void rule(StringBuilder sb, int columns) {
+        sb.append('|');
+        for (int i = 0; i < columns; i++) {
+            sb.append("---|");
+        }
+        sb.append('\n');
+    }
+
+    /** One Markdown table row; a '|' inside a cell is escaped so it cannot split the cell. */
+    static void row(StringBuilder sb, String... cells) {
+        sb.append('|');
+        for (String c : cells) {
+            sb.append(' ').append(c.replace("|", "\\|")).append(" |");
+        }
+        sb.append('\n');
     }
 
     static String render(String rocketmqVersion, List<Patch> patches, Map<String, List<String>> applied, String codecJar) {
@@ -30,21 +112,24 @@ final class PatchesDoc {
             .append("5 differences (each named), 2 usage or I/O error. `SHA256SUMS` lists every jar of `lib/` and `tools/`;\n")
             .append("builds are reproducible, so a rebuild of the same commit gives the same sums.\n\n");
         sb.append("Each rewritten jar carries the manifest attribute `").append(JarPatcher.MANIFEST_ATTRIBUTE)
-            .append("`. In this build:\n\n| jar | patches |\n|---|---|\n");
+            .append("`. In this build:\n\n");
+        row(sb, "jar", "patches");
+        rule(sb, 2);
         for (Map.Entry<String, List<String>> e : applied.entrySet()) {
-            sb.append("| `").append(e.getKey()).append("` | ").append(String.join(", ", e.getValue())).append(" |\n");
+            row(sb, "`" + e.getKey() + "`", String.join(", ", e.getValue()));
         }
-        sb.append("| `").append(codecJar).append("` | (the codec the patches call) |\n\n");
+        row(sb, "`" + codecJar + "`", "(the codec the patches call)");
+        sb.append('\n');
         sb.append("## Install into an existing ").append(rocketmqVersion).append(" name server and broker\n\n");
         sb.append("Stop the broker (and the name server, for S3), keep a copy of its `lib/`, copy the jars listed above\n")
             .append("from this `lib/` over the ones of the same name and add the codec jar, run `bin/rmqpatch-info <lib>`\n")
             .append("(exit 0), start them again. To roll back, put the saved jars back and remove the codec jar.\n\n");
-        sb.append("## Security fixes\n\n")
-            .append("| patch | closes | fixed upstream in |\n|---|---|---|\n");
+        sb.append("## Security fixes\n\n");
+        row(sb, "patch", "closes", "fixed upstream in");
+        rule(sb, 3);
         for (Patch p : patches) {
             if (!p.closes().isEmpty()) {
-                sb.append("| ").append(p.id()).append(' ').append(p.name()).append(" | ").append(p.closes()).append(" | ")
-                    .append(p.fixedUpstream()).append(" |\n");
+                row(sb, PatchTargets.label(p), p.closes(), p.fixedUpstream());
             }
         }
         sb.append("\nThese close the holes listed; they do not make the ports safe to expose. The name server has\n")
@@ -60,7 +145,7 @@ final class PatchesDoc {
         sb.append("Transient properties: `WAIT` is never stored by P3. Add keys of your own with\n")
             .append("`JAVA_OPT=\"-Drmqpatch.transientProperties=KEY1,KEY2\"` (read once at start).\n\n");
         for (Patch p : patches) {
-            sb.append("## ").append(p.id()).append(" ").append(p.name()).append("\n\n");
+            sb.append("## ").append(PatchTargets.label(p)).append("\n\n");
             sb.append("**Effect.** ").append(p.effect()).append("\n\n");
             sb.append("**Why.** ").append(p.why()).append("\n\n");
             sb.append("**Targets.**\n\n");

@@ -63,6 +63,11 @@ public final class DelegateBody implements MethodEdit {
     }
 
     @Override
+    public String brief() {
+        return "`" + delegate.shortName() + "`";
+    }
+
+    @Override
     public String describe() {
         return "body of " + target + " delegates to " + delegate;
     }

@@ -104,6 +104,11 @@ public final class EntryHook implements MethodEdit {
     }
 
     @Override
+    public String brief() {
+        return "`" + hook.shortName() + "` first";
+    }
+
+    @Override
     public String describe() {
         return "entry of " + target + " calls " + hook + (refusal ? "; returns null when it refuses, else" : ";")
             + " stock body runs when the hook declines";

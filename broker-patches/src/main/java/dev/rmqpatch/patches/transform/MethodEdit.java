@@ -27,4 +27,7 @@ public interface MethodEdit {
 
     /** One line for PATCHES.md and the build log. */
     String describe();
+
+    /** What runs instead, in a few words with simple class names ({@link MethodRef#shortName()}): README's patch table. */
+    String brief();
 }

@@ -17,6 +17,11 @@ public final class MethodRef {
         return this.owner.equals(owner) && this.name.equals(name) && this.desc.equals(desc);
     }
 
+    /** "RemotingCommand.decodeCommandCustomHeader": the class's simple name (inner classes keep their $) and the method. */
+    public String shortName() {
+        return owner.substring(owner.lastIndexOf('/') + 1) + "." + name;
+    }
+
     @Override
     public String toString() {
         return owner.replace('/', '.') + "." + name + desc;

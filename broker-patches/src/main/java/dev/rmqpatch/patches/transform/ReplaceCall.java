@@ -107,6 +107,11 @@ public final class ReplaceCall implements MethodEdit {
     }
 
     @Override
+    public String brief() {
+        return "`" + call.shortName() + "` \u2192 `" + replacement.shortName() + "`";
+    }
+
+    @Override
     public String describe() {
         return expectedSites + " call(s) of " + call + " in " + inMethod + " call " + replacement;
     }

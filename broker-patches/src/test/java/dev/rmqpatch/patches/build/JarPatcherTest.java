@@ -14,9 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.jar.JarFile;
 
 import dev.rmqpatch.patches.Patch;
+import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.DelegateBody;
@@ -69,21 +71,13 @@ class JarPatcherTest {
         Path out = tmp.resolve("patched");
         Map<String, List<String>> applied = JarPatcher.patch(stock.toFile(), codec, Patches.all(), StartupReport.edits(), out.toFile());
 
-        assertEquals(List.of("P3 transient-properties", "P9 inline-response", "P15 direct-response", "S1 broker-config-guard",
-            "S2 no-filter-server-shell", "S7 acl-config-leak", "S8 acl-admin-only", "S9 group-name-check"),
-            applied.get("rocketmq-broker-4.9.0.jar"));
-        assertEquals(List.of("P2 properties-codec", "S6 frame-bounds"), applied.get("rocketmq-common-4.9.0.jar"));
-        assertEquals(List.of("P1 header-decode", "P4 response-header-encode", "P5 json-header-decode",
-            "P6 json-header-encode", "P7 codec-on-io-thread", "P8 remote-address-cache", "P10 pull-header-decode",
-            "P11 pull-header-encode", "S4 bind-address", "S5 fastjson-safe-mode", "S6 frame-bounds"),
-            applied.get("rocketmq-remoting-4.9.0.jar"));
-        assertEquals(List.of("S3 namesrv-config-guard"), applied.get("rocketmq-namesrv-4.9.0.jar"));
-        assertEquals("P1 header-decode, P4 response-header-encode, P5 json-header-decode, P6 json-header-encode, "
-            + "P7 codec-on-io-thread, P8 remote-address-cache, P10 pull-header-decode, P11 pull-header-encode, "
-            + "S4 bind-address, S5 fastjson-safe-mode, S6 frame-bounds", manifestAttribute(out.resolve("rocketmq-remoting-4.9.0.jar")));
-        assertEquals(List.of("P12 consume-queue-mapped-write", "P13 replica-ack", "P14 slave-mapped-append", "S4 bind-address",
-            "S6 frame-bounds"),
-            applied.get("rocketmq-store-4.9.0.jar"));
+        // Each patch's jars come from its own edits (PatchTargets): the patcher must have put every patch where they say.
+        Map<String, List<String>> expected = new TreeMap<>();
+        PatchTargets.labelsByJar(Patches.all()).forEach((artifact, labels) -> expected.put(artifact + "-4.9.0.jar", labels));
+        assertEquals(expected, new TreeMap<>(applied), "patches by jar");
+        for (Map.Entry<String, List<String>> e : expected.entrySet()) {
+            assertEquals(String.join(", ", e.getValue()), manifestAttribute(out.resolve(e.getKey())), e.getKey() + " manifest");
+        }
         assertNull(manifestAttribute(out.resolve("rocketmq-client-4.9.0.jar")), "client jar is not patched");
         assertArrayEquals(Files.readAllBytes(stock.resolve("rocketmq-client-4.9.0.jar")),
             Files.readAllBytes(out.resolve("rocketmq-client-4.9.0.jar")), "unpatched jars are copied byte for byte");
@@ -336,6 +330,11 @@ class JarPatcherTest {
         @Override
         public String effect() {
             return "none";
+        }
+
+        @Override
+        public String buys() {
+            return "nothing";
         }
 
         @Override

@@ -17,6 +17,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.build.JarPatcher;
 import org.junit.jupiter.api.Test;
@@ -76,10 +77,11 @@ class ListPatchesTest {
 
     @Test
     void securityTableMatchesThePatchClasses() {
+        // A row per jar a security patch's edits land in (PatchTargets), with the hole it closes.
         List<String> fromPatches = Patches.all().stream().filter(p -> !p.closes().isEmpty())
-            .map(p -> p.id() + " " + p.closes()).collect(Collectors.toList());
-        // A patch whose edits land in two jars has a row per jar.
-        List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1]).distinct()
+            .flatMap(p -> PatchTargets.jars(p).stream().map(jar -> p.id() + " " + p.closes() + " " + jar + "-"))
+            .collect(Collectors.toList());
+        List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1] + " " + s[2])
             .collect(Collectors.toList());
         assertEquals(fromPatches, fromTable);
     }
