@@ -26,7 +26,7 @@ class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java/dev/rmqpatch/bench");
     private static final Pattern REFERENCE = Pattern.compile("dev\\.rmqpatch\\.bench\\.(?:([a-z]+)\\.|[A-Z])");
     private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\\n]|\\\\.)*\"");
-    private static final Pattern FLAG = Pattern.compile("Flag\\.(?:toggle|text|whole|number|path|of)\\(\\s*\"(--[a-z0-9-]+)\"");
+    private static final Pattern FLAG = Pattern.compile("Flag\\.(?:toggle|text|whole|number|path|pid|oneOf|parsed|of)\\(\\s*\"(--[a-z0-9-]+)\"");
     /**
      * Flags of different programs that share a name but not a meaning: the sink's and the agent's own listening port and
      * log folder, and the sink's event-loop threads (the workload's --threads are sending threads).

@@ -26,13 +26,8 @@ public final class AgentMain {
     static final Flag<String> NAME = Flag.text("--name", "NAME", "name used in reports and errors").defaultingTo(null, "agent-<pid>");
     static final Flag<Path> LOG_DIR = Flag.path("--log-dir", "DIR", "RocketMQ client log folder").defaultingTo(null,
         "<tmp>/rmqpatch-agent-<pid>");
-    static final Flag<Long> PARENT_PID = Flag.of("--parent-pid", "PID", (name, raw) -> {
-        try {
-            return Long.parseLong(raw.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException(name + " needs a process id, not '" + raw + "'");
-        }
-    }, "exit when this process exits (set by a coordinator that starts local agents)");
+    static final Flag<Long> PARENT_PID = Flag.pid("--parent-pid",
+        "exit when this process exits (set by a coordinator that starts local agents)");
     static final FlagSet FLAGS = new FlagSet("Usage: bench agent [options]", String.join("\n",
         "Runs a load agent: an HTTP server that a coordinator (bench run / compare) prepares, starts, polls and",
         "stops. It drives stock RocketMQ producers; the coordinator merges its latency histograms with others'.",

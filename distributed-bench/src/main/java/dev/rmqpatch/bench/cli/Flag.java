@@ -88,6 +88,40 @@ public final class Flag<T> {
         return new Flag<>(name, valueName, help, (n, raw) -> Path.of(raw), null, null, false);
     }
 
+    /** A process id. */
+    public static Flag<Long> pid(String name, String help) {
+        return new Flag<>(name, "PID", help, (n, raw) -> {
+            try {
+                return Long.parseLong(raw.trim());
+            } catch (NumberFormatException e) {
+                throw new UsageException(n + " needs a process id, not '" + raw + "'");
+            }
+        }, null, null, false);
+    }
+
+    /** One of the given words. */
+    public static Flag<String> oneOf(String name, String help, String... words) {
+        java.util.List<String> allowed = java.util.List.of(words);
+        String listed = String.join(" or ", words);
+        return new Flag<>(name, String.join("|", words), help, (n, raw) -> {
+            if (!allowed.contains(raw)) {
+                throw new UsageException(n + " must be " + listed + ", not '" + raw + "'");
+            }
+            return raw;
+        }, null, null, false);
+    }
+
+    /** A value a domain parser reads (an enum's {@code parse}); its IllegalArgumentException message becomes the error. */
+    public static <T> Flag<T> parsed(String name, String valueName, java.util.function.Function<String, T> parse, String help) {
+        return new Flag<>(name, valueName, help, (n, raw) -> {
+            try {
+                return parse.apply(raw);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }, null, null, false);
+    }
+
     /** Any other value type, with its own parser. */
     public static <T> Flag<T> of(String name, String valueName, Parser<T> parser, String help) {
         return new Flag<>(name, valueName, help, parser, null, null, false);

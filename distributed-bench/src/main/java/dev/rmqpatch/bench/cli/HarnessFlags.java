@@ -31,20 +31,8 @@ public final class HarnessFlags {
         "sending threads per agent; with --client wire the closed-loop synchronous senders").defaultingTo(Workload.defaults().threadsPerAgent());
     public static final Flag<Integer> SIZE = Flag.whole("--size", "BYTES", 1, "message body size")
         .defaultingTo(Workload.defaults().messageSize());
-    public static final Flag<SendMode> MODE = Flag.of("--mode", "sync|async|oneway", (name, raw) -> {
-        try {
-            return SendMode.parse(raw);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }, "how each agent thread sends").defaultingTo(SendMode.SYNC, "sync");
-    public static final Flag<ClientMode> CLIENT = Flag.of("--client", "rocketmq|wire", (name, raw) -> {
-        try {
-            return ClientMode.parse(raw);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }, "how the agents send. rocketmq: one stock DefaultMQProducer per topic, the reference. wire: the agents write "
+    public static final Flag<SendMode> MODE = Flag.parsed("--mode", "sync|async|oneway", SendMode::parse, "how each agent thread sends").defaultingTo(SendMode.SYNC, "sync");
+    public static final Flag<ClientMode> CLIENT = Flag.parsed("--client", "rocketmq|wire", ClientMode::parse, "how the agents send. rocketmq: one stock DefaultMQProducer per topic, the reference. wire: the agents write "
         + "SEND_MESSAGE_V2 frames themselves over netty, each producer's frame encoded once by the stock client code and only "
         + "opaque, born timestamp, unique key and queue id written per message (byte for byte what the stock client sends); a "
         + "fraction of the agent CPU per message, so on one machine the broker, not the load generator, is what is measured. "

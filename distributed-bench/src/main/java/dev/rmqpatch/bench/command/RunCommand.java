@@ -42,23 +42,14 @@ import java.util.Map;
 /** {@code run}: the coordinator command for one workload. */
 public final class RunCommand {
     static final Flag<Boolean> SINK = Flag.toggle("--sink", "a local no-op endpoint that acknowledges at once: the harness's own ceiling");
-    static final Flag<String> SINK_SERVER = Flag.of("--sink-server", "raw|remoting", (name, raw) -> {
-        if (!raw.equals("raw") && !raw.equals("remoting")) {
-            throw new UsageException(name + " must be raw or remoting, not '" + raw + "'");
-        }
-        return raw;
-    }, "with --sink. raw: reads only code and opaque, pre-encoded answers (the ceiling); remoting: the stock remoting server (its "
-        + "CPU/msg is the remoting floor)").defaultingTo("raw");
+    static final Flag<String> SINK_SERVER = Flag.oneOf("--sink-server", "with --sink. raw: reads only code and opaque, pre-encoded "
+        + "answers (the ceiling); remoting: the stock remoting server (its CPU/msg is the remoting floor)", "raw", "remoting")
+        .defaultingTo("raw");
     static final Flag<Path> DIST = Flag.path("--dist", "DIR", "start a fresh name server + broker from a distribution (bin/mqbroker ...)");
     static final Flag<String> CONF = Flag.text("--conf", "NAME", "with --dist: broker conf in DIR/conf").defaultingTo("broker.conf");
     static final Flag<String> NAMESRV = Flag.text("--namesrv", "HOST:PORT", "an already running cluster (all its masters get the topics)");
-    static final Flag<Long> BROKER_PID = Flag.of("--broker-pid", "PID", (name, raw) -> {
-        try {
-            return Long.parseLong(raw.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException(name + " needs a process id, not '" + raw + "'");
-        }
-    }, "with --namesrv: pid of its broker on this machine, for CPU and GC figures");
+    static final Flag<Long> BROKER_PID = Flag.pid("--broker-pid",
+        "with --namesrv: pid of its broker on this machine, for CPU and GC figures");
     static final Flag<String> BROKER_JMX = Flag.text("--broker-jmx", "HOST:PORT[,HOST:PORT...]", "with --namesrv: JMX ports of its master "
         + "brokers (other hosts), for CPU and GC figures; a broker that cannot be read leaves them empty with a warning").repeatable();
     static final Flag<Path> BROKER_JMX_PASSWORD_FILE = Flag.path("--broker-jmx-password-file", "FILE",

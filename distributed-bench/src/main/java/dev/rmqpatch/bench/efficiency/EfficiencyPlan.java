@@ -74,13 +74,7 @@ public final class EfficiencyPlan implements Plan {
     static final Flag<Integer> WINDOW = Flag.whole("--window", "S", 1, "seconds per window").defaultingTo(DEFAULT_WINDOW_SECONDS);
     static final Flag<Integer> PAIRS = Flag.whole("--pairs", "N", 1, "measured pairs; a pair is one window per variant, adjacent in "
         + "time, in the order A B, then B A, A B ...").defaultingTo(DEFAULT_PAIRS);
-    static final Flag<PinMode> PIN = Flag.of("--pin", "auto|on|off", (name, raw) -> {
-        try {
-            return PinMode.parse(raw);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
+    static final Flag<PinMode> PIN = Flag.parsed("--pin", "auto|on|off", PinMode::parse, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
         + "coordinator on the lower half (on 2 cores: brokers on CPU 1, the rest on CPU 0); set after the JVMs started, which keep "
         + "their thread sizing (-XX:ActiveProcessorCount=<machine CPUs> for brokers and agents either way). auto: 3 blocks of 2 "
         + "pairs pinned and 3 unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count "

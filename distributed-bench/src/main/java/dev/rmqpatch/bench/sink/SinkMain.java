@@ -14,14 +14,9 @@ import java.util.concurrent.CountDownLatch;
 public final class SinkMain {
     public static final String READY_PREFIX = "SINK_READY port=";
 
-    static final Flag<String> SERVER = Flag.of("--server", "raw|remoting", (name, raw) -> {
-        if (!raw.equals("raw") && !raw.equals("remoting")) {
-            throw new UsageException(name + " must be raw or remoting, not '" + raw + "'");
-        }
-        return raw;
-    }, "raw: netty reading only code and opaque, answering with a pre-encoded response; the harness ceiling. remoting: the "
-        + "stock NettyRemotingServer with a processor pool; its CPU per message is the remoting floor (what any broker on the "
-        + "stock remoting layer pays)").defaultingTo("raw");
+    static final Flag<String> SERVER = Flag.oneOf("--server", "raw: netty reading only code and opaque, answering with a pre-encoded "
+        + "response; the harness ceiling. remoting: the stock NettyRemotingServer with a processor pool; its CPU per message is the remoting floor (what any broker on the "
+        + "stock remoting layer pays)", "raw", "remoting").defaultingTo("raw");
     static final Flag<Integer> PORT = Flag.whole("--port", "P", 0, "port (0: any free port)").defaultingTo(0);
     static final Flag<String> HOST = Flag.text("--host", "H", "address to listen on (raw) and announce in routes; the remoting "
         + "server listens on every address, as the stock server does").defaultingTo("127.0.0.1");
