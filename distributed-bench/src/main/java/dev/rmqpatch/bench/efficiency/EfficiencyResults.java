@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The results.json of {@code compare --efficiency}; fields are documented in distributed-bench/README.md. */
+/** The results.json of {@code compare --efficiency}; fields are documented in docs/harness/results-json.md. */
 public final class EfficiencyResults {
     /** "ok", "failed" (with error; what was measured is still there) or "running" (written after every phase). */
     public String status = "running";

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Reads a workload file, YAML or JSON (through SnakeYAML, see {@link WorkloadYaml}), as OpenMessaging Benchmark workload
- * files are written. Every field of OMB's Workload class is read and honoured (see distributed-bench/README.md for how
+ * files are written. Every field of OMB's Workload class is read and honoured (see docs/harness/omb.md for how
  * each maps). Fields left out keep the defaults of {@link Workload#defaults()}, except in a file in OMB's form (one that
  * gives OMB's testDurationMinutes, as every OMB workload does), where OMB's own defaults apply wherever they make a run:
  * no warmupDurationMinutes is OMB's one-minute warm-up, no producerRate is OMB's 0 (the rate search), and no
