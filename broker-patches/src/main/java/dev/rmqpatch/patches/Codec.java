@@ -85,6 +85,12 @@ final class Codec {
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
     static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
 
+    static final String HA_WAKEUPS = "dev/rmqpatch/codec/ha/HaWakeups";
+    private static final String WNO = "(L" + Stock.WAIT_NOTIFY_OBJECT + ";";
+    static final MethodRef HA_WAKEUP_ALL = new MethodRef(HA_WAKEUPS, "wakeupAll", WNO + ")Z");
+    static final MethodRef HA_ALL_WAIT_FOR_RUNNING = new MethodRef(HA_WAKEUPS, "allWaitForRunning", WNO + "J)Z");
+    static final MethodRef HA_REMOVE_WAITING_THREAD = new MethodRef(HA_WAKEUPS, "removeFromWaitingThreadTable", WNO + ")Z");
+
     private Codec() {
     }
 }

@@ -110,6 +110,13 @@ final class Stock {
     static final MethodRef HA_NOTIFY_TRANSFER_SOME = new MethodRef(HA_SERVICE, "notifyTransferSome", "(J)V");
     /** The transfer thread's work, every 10 ms or when woken: completes the requests the slave holds, or times them out. */
     static final MethodRef GTS_DO_WAIT_TRANSFER = new MethodRef(HA_SERVICE + "$GroupTransferService", "doWaitTransfer", "()V");
+    static final String WAIT_NOTIFY_OBJECT = "org/apache/rocketmq/store/ha/WaitNotifyObject";
+    /** Called by every synchronous put on a SYNC_MASTER: sets every HA write thread's flag and notifies, under the monitor. */
+    static final MethodRef WNO_WAKEUP_ALL = new MethodRef(WAIT_NOTIFY_OBJECT, "wakeupAll", "()V");
+    /** An HA write thread with nothing to send: returns when its flag is set, else waits on the monitor up to the interval. */
+    static final MethodRef WNO_ALL_WAIT_FOR_RUNNING = new MethodRef(WAIT_NOTIFY_OBJECT, "allWaitForRunning", "(J)V");
+    /** An HA write thread leaving: drops its flag. */
+    static final MethodRef WNO_REMOVE_WAITING_THREAD = new MethodRef(WAIT_NOTIFY_OBJECT, "removeFromWaitingThreadTable", "()V");
 
     /** RemotingSerializable's static initialiser: every JSON header, body and config file goes through the class. */
     static final MethodRef REMOTING_SERIALIZABLE_INIT = new MethodRef(REMOTING_SERIALIZABLE, "<clinit>", "()V");
