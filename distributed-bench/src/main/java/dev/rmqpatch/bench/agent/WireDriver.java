@@ -1,10 +1,8 @@
 package dev.rmqpatch.bench.agent;
 
-import dev.rmqpatch.bench.agent.wire.MessageSpec;
 import dev.rmqpatch.bench.agent.wire.ResponseCodes;
 import dev.rmqpatch.bench.agent.wire.SendFrames;
 import dev.rmqpatch.bench.agent.wire.TopicRoutes;
-import dev.rmqpatch.bench.agent.wire.UniqueKeys;
 import dev.rmqpatch.bench.agent.wire.WireConnection;
 import dev.rmqpatch.bench.agent.wire.WireProducer;
 import dev.rmqpatch.bench.delivery.BodyStamp;
@@ -22,14 +20,8 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -54,7 +46,6 @@ final class WireDriver implements LoadDriver {
     private static final VarHandle PENDING;
     private static final int IDLE = -1;
     private static final long RETRY_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final long ROUTE_REFRESH_MIN_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** One header reader per event-loop thread: the driver's answer listener serves every connection, on every loop. */
     private static final ThreadLocal<HeaderFields> READERS = ThreadLocal.withInitial(HeaderFields::new);
 
@@ -80,18 +71,6 @@ final class WireDriver implements LoadDriver {
         }
     }
 
-    /** The producers of one target (cluster), index-aligned with its pairs, and its name server. */
-    private static final class Target {
-        final PrepareRequest.Target spec;
-        final TopicRoutes routes;
-        final List<WireProducer> producers = new ArrayList<>();
-
-        Target(PrepareRequest.Target spec) {
-            this.spec = spec;
-            this.routes = new TopicRoutes(spec.namesrv);
-        }
-    }
-
     private final PrepareRequest request;
     /** The bodies a message's is picked from (one, or OMB's randomized pool), as in the rocketmq client mode. */
     private final Bodies bodies;
@@ -100,19 +79,13 @@ final class WireDriver implements LoadDriver {
     private final SendMode mode;
     private final NioEventLoopGroup loops;
     private final WireConnection.Factory connections;
-    private final List<Target> targets = new ArrayList<>();
+    /** The producers of every target and their routes; null until prepare created them. */
+    private WireTargets targets;
     private final Slot[] slots;
     private final int slotMask;
     private final int slotBits;
     private final long timeoutNanos;
     private final long deadAfterNanos;
-    private final ExecutorService routeRefresher = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "wire-route-refresh");
-        t.setDaemon(true);
-        return t;
-    });
-    private final AtomicBoolean refreshQueued = new AtomicBoolean();
-    private volatile long lastRefreshNanos;
     private final AtomicLong lateAnswers = new AtomicLong();
     private final AtomicLong brokerRequests = new AtomicLong();
 
@@ -175,14 +148,15 @@ final class WireDriver implements LoadDriver {
         }
         WireDriver d = new WireDriver(agentName, request, bodies, keySet);
         try {
-            d.createProducers();
-            if (request.stampBodies && d.targets.get(0).producers.get(0).frames().bodyCompressed()) {
+            // The same bodies the rocketmq client mode sends: the payload file's, OMB's randomized pool, or random bytes.
+            d.targets = new WireTargets(request, bodies.all(), keySet != null, d.mode == SendMode.ONEWAY, d.connections);
+            if (request.stampBodies && d.targets.bodyCompressed()) {
                 throw new PrepareException("messageSize " + request.messageSize + " is compressed on the wire (4 KiB and "
                     + "more, as the stock client does), so the wire client cannot stamp its bodies for the consumers; use --client "
                     + "rocketmq or a smaller size", null);
             }
-            d.awaitRoutes();
-            d.connectAll();
+            d.targets.awaitRoutes();
+            d.targets.connectAll();
             return d;
         } catch (PrepareException e) {
             d.close();
@@ -190,73 +164,6 @@ final class WireDriver implements LoadDriver {
         } catch (RuntimeException e) {
             d.close();
             throw new PrepareException("could not prepare the wire client: " + e, e);
-        }
-    }
-
-    private void createProducers() {
-        // The same bodies the rocketmq client mode sends: the payload file's, OMB's randomized pool, or random bytes.
-        List<byte[]> payloads = bodies.all();
-        String group = "rmqpatch-bench-" + (request.runId == null ? "run" : request.runId);
-        UniqueKeys keys = new UniqueKeys();
-        for (PrepareRequest.Target spec : Pairs.targets(request)) {
-            Target target = new Target(spec);
-            targets.add(target);
-            for (int pair = 0; pair < Pairs.count(spec, request.producersPerTopic); pair++) {
-                MessageSpec m = new MessageSpec(group, Pairs.topic(spec, pair, request.producersPerTopic), request.tags, request.keys,
-                    keySet != null, request.userProperties, payloads, mode == SendMode.ONEWAY);
-                target.producers.add(new WireProducer(m, keys, connections));
-            }
-        }
-    }
-
-    private void awaitRoutes() throws PrepareException {
-        long deadline = System.currentTimeMillis() + request.routeWaitMs;
-        for (Target target : targets) {
-            for (String topic : target.spec.topics) {
-                String last;
-                while (true) {
-                    try {
-                        List<TopicRoutes.Queue> queues = target.routes.queues(topic, 3000);
-                        if (!queues.isEmpty() && (request.partitionsPerTopic <= 0 || queues.size() == request.partitionsPerTopic)) {
-                            route(target, topic, queues);
-                            break;
-                        }
-                        last = "route shows " + queues.size() + " write queues, expected " + request.partitionsPerTopic;
-                    } catch (TopicRoutes.RouteException e) {
-                        last = e.getMessage();
-                    }
-                    if (System.currentTimeMillis() > deadline) {
-                        throw new PrepareException("no usable route for topic " + topic + " from name server "
-                            + target.spec.namesrv + " after " + request.routeWaitMs / 1000.0
-                            + " s (is the broker up and registered, and the topic created?): " + last, null);
-                    }
-                    sleepQuietly(200);
-                }
-            }
-        }
-    }
-
-    private static void route(Target target, String topic, List<TopicRoutes.Queue> queues) {
-        for (WireProducer p : target.producers) {
-            if (p.topic().equals(topic)) {
-                p.route(queues);
-            }
-        }
-    }
-
-    /** Connects every producer to every broker of its route now, so a broker that cannot be reached fails the prepare. */
-    private void connectAll() throws PrepareException {
-        for (Target target : targets) {
-            for (WireProducer p : target.producers) {
-                for (String broker : p.brokerAddresses()) {
-                    ChannelFuture f = p.connection(broker).connect();
-                    f.awaitUninterruptibly(request.sendTimeoutMs + 1000L);
-                    if (!f.isSuccess()) {
-                        throw new PrepareException("cannot connect to broker " + broker + " (route of topic "
-                            + p.topic() + " from " + target.spec.namesrv + "): " + (f.cause() == null ? "timed out" : f.cause()), f.cause());
-                    }
-                }
-            }
         }
     }
 
@@ -290,12 +197,12 @@ final class WireDriver implements LoadDriver {
     /** Writes sender {@code s}'s next request, or connects first; runs on an event loop. */
     @Override
     public boolean send(Sender s) {
-        WireProducer producer = targets.get(s.target).producers.get(s.pair);
+        WireProducer producer = targets.producer(s.target, s.pair);
         TopicRoutes.Queue queue = producer.nextQueue();
         if (queue == null) {
             loop.sent(s);
             fail(s, "NoRoute", () -> "no writable queue in the route of " + producer.topic());
-            requestRouteRefresh();
+            targets.refresh();
             loop.nextAfter(s, RETRY_DELAY_NANOS);
             return false;
         }
@@ -357,7 +264,7 @@ final class WireDriver implements LoadDriver {
                 loop.sent(s);
                 Throwable cause = done.cause();
                 fail(s, "ConnectFailed", () -> "cannot connect to broker " + connection.address() + ": " + cause);
-                requestRouteRefresh();
+                targets.refresh();
                 loop.nextAfter(s, RETRY_DELAY_NANOS);
             }
         });
@@ -415,7 +322,7 @@ final class WireDriver implements LoadDriver {
                     + ResponseCodes.name(code) + ": " + remark);
                 if (code == org.apache.rocketmq.common.protocol.ResponseCode.TOPIC_NOT_EXIST
                     || code == org.apache.rocketmq.common.protocol.ResponseCode.NO_PERMISSION) {
-                    requestRouteRefresh();
+                    targets.refresh();
                 }
             }
             loop.next(s);
@@ -432,7 +339,7 @@ final class WireDriver implements LoadDriver {
                 }
             }
             if (loop != null && loop.running()) {
-                requestRouteRefresh();
+                targets.refresh();
             }
         }
     }
@@ -451,44 +358,8 @@ final class WireDriver implements LoadDriver {
         }
         if (loop.running() && failure == null && !loop.paused() && failuresSinceAck > 0 && now - lastAckNanos > deadAfterNanos) {
             failure = String.format("no send was acknowledged for %.0f s while sends kept failing (last error: %s); the broker(s) of %s "
-                    + "look gone, so the run ends here", (now - lastAckNanos) / 1e9, lastError, describeTargets());
+                    + "look gone, so the run ends here", (now - lastAckNanos) / 1e9, lastError, targets.describe());
             loop.halt();
-        }
-    }
-
-    private String describeTargets() {
-        List<String> all = new ArrayList<>();
-        for (Target t : targets) {
-            all.add("name server " + t.spec.namesrv);
-        }
-        return String.join(", ", all);
-    }
-
-    /** Fetches the routes again in the background, at most once a second (after errors, as the stock client does). */
-    private void requestRouteRefresh() {
-        long now = System.nanoTime();
-        if (now - lastRefreshNanos < ROUTE_REFRESH_MIN_NANOS || !refreshQueued.compareAndSet(false, true)) {
-            return;
-        }
-        lastRefreshNanos = now;
-        try {
-            routeRefresher.execute(() -> {
-                try {
-                    for (Target t : targets) {
-                        for (String topic : t.spec.topics) {
-                            try {
-                                route(t, topic, t.routes.queues(topic, 3000));
-                            } catch (TopicRoutes.RouteException e) {
-                                // Keep the old route: a name server that cannot answer now may answer at the next error.
-                            }
-                        }
-                    }
-                } finally {
-                    refreshQueued.set(false);
-                }
-            });
-        } catch (RejectedExecutionException stopped) {
-            refreshQueued.set(false);
         }
     }
 
@@ -537,13 +408,9 @@ final class WireDriver implements LoadDriver {
         if (watchdog != null) {
             watchdog.cancel(false);
         }
-        for (Target t : targets) {
-            for (WireProducer p : t.producers) {
-                p.close();
-            }
-            t.routes.close();
+        if (targets != null) {
+            targets.close();
         }
-        routeRefresher.shutdownNow();
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 
