@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  *
  * <p>Senders run as the driver needs: threads of their own that may block in a send (the stock client), or slots on
  * the driver's event loops that the driver resumes when an answer arrives (the wire client: the next request then
- * goes out from the loop that read the answer, in the same write). Either way the same {@link #run} decides what a
- * sender does next.
+ * goes out from the loop that read the answer, in the same write). Either way the same loop decides what a sender
+ * does next; only waiting differs (a thread sleeps, a slot is scheduled or parked).
  *
  * <p>With several targets (clusters) the driver prepares all of them, and the senders send to one target at a time;
  * {@link #switchTarget} moves them, so the same warm JVM, senders and connections load each cluster in turn.
@@ -226,7 +226,7 @@ final class LoadLoop {
         }
     }
 
-    /** Runs {@code s} again after {@code delayNanos} (a driver retrying after an error), unless the run stopped. */
+    /** Runs event-loop sender {@code s} again after {@code delayNanos} (a driver retrying after an error), unless the run stopped. */
     void nextAfter(Sender s, long delayNanos) {
         if (running) {
             loops.schedule(() -> next(s), delayNanos, TimeUnit.NANOSECONDS);
