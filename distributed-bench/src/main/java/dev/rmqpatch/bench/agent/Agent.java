@@ -6,7 +6,6 @@ import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.protocol.ProgressReport;
 import dev.rmqpatch.bench.protocol.StartRequest;
 import dev.rmqpatch.bench.protocol.TargetRequest;
-import dev.rmqpatch.bench.workload.ClientMode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -26,7 +25,7 @@ public final class Agent {
     private final long pid = ProcessHandle.current().pid();
     private State state = State.IDLE;
     private String error;
-    private LoadDriver generator;
+    private LoadLoop load;
     /** The run's push consumers; null in a run without them. */
     private Consumers consumers;
 
@@ -69,7 +68,7 @@ public final class Agent {
 
     /** A sender thread died, or the wire agent's brokers stopped answering: the run cannot be trusted any more. */
     private void checkCrash() {
-        String failure = generator == null ? null : generator.failure();
+        String failure = load == null ? null : load.failure();
         if (failure != null && state != State.FAILED) {
             state = State.FAILED;
             error = failure;
@@ -91,12 +90,11 @@ public final class Agent {
             // Consumers first: they subscribe and rebalance while the producers wait for their routes.
             consumers = Consumers.start(name, request);
             runHasConsumers = request.stampBodies;
-            generator = ClientMode.parse(request.client) == ClientMode.WIRE
-                ? WireLoadGenerator.prepare(name, request) : LoadGenerator.prepare(name, request);
+            load = LoadLoop.prepare(name, request);
             state = State.PREPARED;
             error = null;
             return status();
-        } catch (LoadGenerator.PrepareException e) {
+        } catch (PrepareException e) {
             if (consumers != null) {
                 consumers.abort();
                 consumers = null;
@@ -109,7 +107,7 @@ public final class Agent {
 
     public synchronized AgentStatus start(StartRequest request) throws AgentException {
         expect(State.PREPARED, "start");
-        generator.start(request.delayMs);
+        load.start(request.delayMs);
         state = State.WARMUP;
         return status();
     }
@@ -117,7 +115,7 @@ public final class Agent {
     public synchronized AgentStatus measure() throws AgentException {
         checkCrash();
         expect(State.WARMUP, "begin measuring");
-        generator.beginMeasurement();
+        load.beginMeasurement();
         if (consumers != null) {
             consumers.beginMeasurement();
         }
@@ -133,7 +131,7 @@ public final class Agent {
         }
         ProgressReport report;
         try {
-            report = generator.switchTarget(request.target, request.ratePerSecond);
+            report = load.switchTarget(request.target, request.ratePerSecond);
         } catch (IllegalArgumentException e) {
             throw new AgentException(400, name + ": " + e.getMessage());
         }
@@ -143,9 +141,9 @@ public final class Agent {
 
     public synchronized ProgressReport progress() {
         checkCrash();
-        ProgressReport report = generator == null || state == State.PREPARED ? new ProgressReport() : generator.progress();
-        if (generator != null) {
-            report.ackedSinceStart = generator.ackedSinceStart();
+        ProgressReport report = load == null || state == State.PREPARED ? new ProgressReport() : load.progress();
+        if (load != null) {
+            report.ackedSinceStart = load.ackedSinceStart();
         } else if (state == State.DRAINING) {
             report.ackedSinceStart = ackedAtStop;
         }
@@ -170,10 +168,10 @@ public final class Agent {
         if (consumers != null) {
             consumers.endMeasurement();
         }
-        ackedAtStop = generator.ackedSinceStart();
-        AgentResult result = generator.stop(host, pid);
+        ackedAtStop = load.ackedSinceStart();
+        AgentResult result = load.stop(host, pid);
         result.name = name;
-        generator = null;
+        load = null;
         // Every agent of a run with consumers drains, also one that was dealt none (fewer consumers than agents).
         state = consumers != null || runHasConsumers ? State.DRAINING : State.IDLE;
         return result;
@@ -206,9 +204,9 @@ public final class Agent {
 
     /** Drops whatever runs, back to IDLE; used on shutdown and when a coordinator gives up on a run. */
     public synchronized void reset() {
-        if (generator != null) {
-            generator.abort();
-            generator = null;
+        if (load != null) {
+            load.abort();
+            load = null;
         }
         if (consumers != null) {
             consumers.abort();

@@ -19,11 +19,11 @@ final class Bodies {
         this.pool = pool;
     }
 
-    static Bodies of(PrepareRequest r) throws LoadGenerator.PrepareException {
+    static Bodies of(PrepareRequest r) throws PrepareException {
         List<byte[]> pool = new ArrayList<>();
         if (r.randomizedPayloadPoolSize > 0) {
             if (!(r.randomBytesRatio >= 0 && r.randomBytesRatio <= 1)) {
-                throw new LoadGenerator.PrepareException("randomBytesRatio must be between 0 and 1, not " + r.randomBytesRatio, null);
+                throw new PrepareException("randomBytesRatio must be between 0 and 1, not " + r.randomBytesRatio, null);
             }
             // OMB's recipe: (int) (messageSize * ratio) random bytes, the rest zeros. Seeded per agent, so reruns repeat.
             Random random = new Random(31L * r.messageSize + r.agentIndex);
@@ -40,10 +40,10 @@ final class Bodies {
             try {
                 body = Base64.getDecoder().decode(r.payloadBase64);
             } catch (IllegalArgumentException e) {
-                throw new LoadGenerator.PrepareException("payload is not valid base64: " + e.getMessage(), null);
+                throw new PrepareException("payload is not valid base64: " + e.getMessage(), null);
             }
             if (body.length != r.messageSize) {
-                throw new LoadGenerator.PrepareException("payload has " + body.length + " bytes, messageSize is " + r.messageSize, null);
+                throw new PrepareException("payload has " + body.length + " bytes, messageSize is " + r.messageSize, null);
             }
             pool.add(body);
         } else {

@@ -79,7 +79,7 @@ final class Consumers {
     }
 
     /** Starts every consumer of the request; null when the request has none. */
-    static Consumers start(String agentName, PrepareRequest request) throws LoadGenerator.PrepareException {
+    static Consumers start(String agentName, PrepareRequest request) throws PrepareException {
         if (request.subscriptions == null || request.subscriptions.isEmpty()) {
             return null;
         }
@@ -92,7 +92,7 @@ final class Consumers {
         try {
             for (PrepareRequest.Subscription s : request.subscriptions) {
                 if (s == null || s.topic == null || s.group == null || s.consumers < 1) {
-                    throw new LoadGenerator.PrepareException("a subscription needs a topic, a group and at least one consumer", null);
+                    throw new PrepareException("a subscription needs a topic, a group and at least one consumer", null);
                 }
                 Group g = new Group(s);
                 c.groups.add(g);
@@ -101,17 +101,17 @@ final class Consumers {
                 }
             }
             return c;
-        } catch (LoadGenerator.PrepareException | RuntimeException e) {
+        } catch (PrepareException | RuntimeException e) {
             c.abort();
-            if (e instanceof LoadGenerator.PrepareException) {
-                throw (LoadGenerator.PrepareException) e;
+            if (e instanceof PrepareException) {
+                throw (PrepareException) e;
             }
-            throw new LoadGenerator.PrepareException("could not start consumers against name server " + request.namesrv + ": " + e, e);
+            throw new PrepareException("could not start consumers against name server " + request.namesrv + ": " + e, e);
         }
     }
 
     private DefaultMQPushConsumer consumer(String agentName, PrepareRequest request, Group g, int index, boolean shared)
-        throws LoadGenerator.PrepareException {
+        throws PrepareException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(g.spec.group);
         consumer.setNamesrvAddr(request.namesrv);
         // Own instance, own connections and rebalance, as separate consumer processes would have; with many consumers on
@@ -124,7 +124,7 @@ final class Consumers {
         try {
             consumer.subscribe(g.spec.topic, "*");
         } catch (MQClientException e) {
-            throw new LoadGenerator.PrepareException("cannot subscribe group " + g.spec.group + " to " + g.spec.topic + ": "
+            throw new PrepareException("cannot subscribe group " + g.spec.group + " to " + g.spec.topic + ": "
                 + e.getErrorMessage(), e);
         }
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
@@ -139,7 +139,7 @@ final class Consumers {
             consumer.start();
         } catch (MQClientException e) {
             consumer.shutdown();
-            throw new LoadGenerator.PrepareException("consumer " + index + " of group " + g.spec.group + " did not start: "
+            throw new PrepareException("consumer " + index + " of group " + g.spec.group + " did not start: "
                 + e.getErrorMessage(), e);
         }
         return consumer;

@@ -1,47 +1,49 @@
 package dev.rmqpatch.bench.agent;
 
 import dev.rmqpatch.bench.protocol.AgentResult;
-import dev.rmqpatch.bench.protocol.ProgressReport;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * What an agent runs for one prepared run: {@link LoadGenerator} (stock {@code DefaultMQProducer}s, {@code --client
- * rocketmq}) or {@link WireLoadGenerator} (pre-encoded frames over netty, {@code --client wire}). Both charge sends to
- * {@link PhaseStats} phases the same way, so their results mean the same.
+ * One client kind's way to send a message, as OpenMessaging Benchmark's drivers are to its worker:
+ * {@link RocketMqDriver} (stock {@code DefaultMQProducer}s, {@code --client rocketmq}) or {@link WireDriver} (pre-encoded
+ * frames over netty, {@code --client wire}). The {@link LoadLoop} decides which sender sends when, to which target and
+ * pair, and keeps the phases and their counts; a driver owns its producers and connections, sends the message it is
+ * given, and reports that message's one outcome to the loop ({@link LoadLoop#acked}, {@link LoadLoop#failed},
+ * {@link LoadLoop#unconfirmed}).
  */
 interface LoadDriver {
-    /** Begins sending (warm-up phase) after the delay. */
-    void start(long delayMs);
+    /** How many closed-loop senders the run has (threads, or the wire client's slots). */
+    int senders();
 
-    /** Sends to target {@code index} ({@link LoadGenerator#PAUSE}: none) at {@code ratePerSecond}; the interval ending here. */
-    ProgressReport switchTarget(int index, double ratePerSecond);
+    /**
+     * Null: each sender is a thread of its own and {@link #send} may block until the outcome is known. Otherwise the
+     * event loops the senders run on: {@link #send} must not block, and the driver resumes the sender
+     * ({@link LoadLoop#next}) once the outcome is reported.
+     */
+    ScheduledExecutorService eventLoops();
 
-    int targetCount();
+    /** The load begins at {@code beginNanos}; {@code senders} are the loop's, index-aligned with {@link #senders()}. */
+    void start(LoadLoop loop, Sender[] senders, long beginNanos);
 
-    /** Starts the measurement window. */
-    void beginMeasurement();
+    /**
+     * Sends sender {@code s}'s next message to its {@link Sender#target} and {@link Sender#pair}: charges it
+     * ({@link LoadLoop#sent}) and reports exactly one outcome for it, or, when the run is stopping before it went out,
+     * neither. Returns true when the sender may send again at once, false when the driver resumes it.
+     */
+    boolean send(Sender s) throws InterruptedException;
 
-    ProgressReport progress();
+    /** The loop moved the load to another target or paused it. */
+    void switched();
 
-    /** Why the run cannot go on (crashed sender, brokers gone), or null. */
+    /** Called once the senders have stopped: waits up to {@code deadlineMs} for the answers in flight; returns how many are missing. */
+    long drain(long deadlineMs);
+
+    /** Adds what only this client knows to a stopped run's result: its name, its own counters. */
+    void describe(AgentResult result);
+
+    /** Why the run cannot go on (brokers gone), or null. */
     String failure();
 
-    /** Stops sending, waits for the answers in flight, and reports the measurement window. */
-    AgentResult stop(String host, long pid);
-
-    /** Sends acknowledged since start, all phases (with the consumers' receipts: the coordinator's view of the lag). */
-    long ackedSinceStart();
-
-    /** Stops everything without a report. */
-    void abort();
-
-    /** The arguments of {@link #switchTarget}, checked against {@code targets} prepared targets. */
-    static void checkSwitch(int index, int targets, double ratePerSecond) {
-        if (index != LoadGenerator.PAUSE && (index < 0 || index >= targets)) {
-            throw new IllegalArgumentException("target " + index + " does not exist; prepared targets: 0.." + (targets - 1)
-                + ", or " + LoadGenerator.PAUSE + " to pause");
-        }
-        if (ratePerSecond < 0 || Double.isNaN(ratePerSecond) || Double.isInfinite(ratePerSecond)) {
-            throw new IllegalArgumentException("rate must be 0 (unlimited) or a positive number of msg/s, not " + ratePerSecond);
-        }
-    }
+    /** Closes producers and connections; idempotent. */
+    void close();
 }

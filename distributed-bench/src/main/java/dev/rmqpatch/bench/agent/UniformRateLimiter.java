@@ -84,13 +84,21 @@ public final class UniformRateLimiter {
             throw new IllegalStateException("start() the limiter first");
         }
         long intended = next();
+        await(intended, keepWaiting);
+        return intended;
+    }
+
+    /**
+     * Waits until {@code intendedNanos}, a permit's time from {@link #next()}; {@code keepWaiting} is polled between
+     * wait slices, and when it turns false the method returns early.
+     */
+    public void await(long intendedNanos, BooleanSupplier keepWaiting) throws InterruptedException {
         while (keepWaiting.getAsBoolean()) {
-            long wait = intended - clock.nanoTime();
+            long wait = intendedNanos - clock.nanoTime();
             if (wait <= 0) {
                 break;
             }
             sleeper.sleep(Math.min(wait, MAX_WAIT_SLICE_NANOS));
         }
-        return intended;
     }
 }

@@ -52,7 +52,7 @@ class BodiesAndKeysTest {
         r.payloadBase64 = Base64.getEncoder().encodeToString(new byte[] {1, 2, 3, 4});
         assertArrayEquals(new byte[] {1, 2, 3, 4}, Bodies.of(r).single());
         r.messageSize = 5;
-        assertThrows(LoadGenerator.PrepareException.class, () -> Bodies.of(r));
+        assertThrows(PrepareException.class, () -> Bodies.of(r));
     }
 
     @Test

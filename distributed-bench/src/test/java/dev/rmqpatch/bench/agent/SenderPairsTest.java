@@ -18,11 +18,11 @@ class SenderPairsTest {
     void atLeastAsManyThreadsAsPairsKeepsThreadModPairs() {
         for (int t = 0; t < 32; t++) {
             for (long turn = 0; turn < 5; turn++) {
-                assertEquals(t % 6, LoadGenerator.pairOf(t, turn, 6, 32));
+                assertEquals(t % 6, Pairs.pairOf(t, turn, 6, 32));
             }
-            assertEquals(t, LoadGenerator.streamSlot(t, t % 6, 6, 32), "one stream per thread, as before");
+            assertEquals(t, Pairs.streamSlot(t, t % 6, 6, 32), "one stream per thread, as before");
         }
-        assertEquals(32, LoadGenerator.streamSlots(6, 32));
+        assertEquals(32, Pairs.streamSlots(6, 32));
     }
 
     @Test
@@ -33,17 +33,17 @@ class SenderPairsTest {
         for (int t = 0; t < threads; t++) {
             Set<Integer> mine = new HashSet<>();
             for (long turn = 0; turn < 40; turn++) {
-                int k = LoadGenerator.pairOf(t, turn, pairs, threads);
+                int k = Pairs.pairOf(t, turn, pairs, threads);
                 assertTrue(k >= 0 && k < pairs, "pair " + k);
                 assertEquals(t, k % threads, "thread " + t + " sends to its own pairs only");
                 Integer before = owner.put(k, t);
                 assertTrue(before == null || before == t, "pair " + k + " has one thread");
-                assertEquals(k, LoadGenerator.streamSlot(t, k, pairs, threads), "the stream is the pair's");
+                assertEquals(k, Pairs.streamSlot(t, k, pairs, threads), "the stream is the pair's");
                 mine.add(k);
             }
             assertEquals(t < pairs % threads ? 4 : 3, mine.size(), "thread " + t + " takes its pairs in turn");
         }
         assertEquals(pairs, owner.size(), "every pair gets messages");
-        assertEquals(100, LoadGenerator.streamSlots(pairs, threads));
+        assertEquals(100, Pairs.streamSlots(pairs, threads));
     }
 }

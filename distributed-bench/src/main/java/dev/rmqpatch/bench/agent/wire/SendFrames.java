@@ -147,7 +147,7 @@ public final class SendFrames {
      * {@code key} is the KEYS value of a producer with a key per message (else ignored).
      */
     public RemotingCommand stockCommand(int opaque, long bornTimestamp, int queueId, String uniqKey, int body, String key) {
-        // The constructor LoadGenerator uses: TAGS, KEYS, WAIT put in that order, then user properties, then UNIQ_KEY.
+        // The constructor RocketMqDriver uses: TAGS, KEYS, WAIT put in that order, then user properties, then UNIQ_KEY.
         Message msg = new Message(spec.topic, spec.tags, spec.keyPerMessage ? key : spec.keys, 0, spec.bodies.get(body), true);
         for (Map.Entry<String, String> p : spec.userProperties.entrySet()) {
             msg.putUserProperty(p.getKey(), p.getValue());
