@@ -111,6 +111,14 @@ final class Stock {
     /** The transfer thread's work, every 10 ms or when woken: completes the requests the slave holds, or times them out. */
     static final MethodRef GTS_DO_WAIT_TRANSFER = new MethodRef(HA_SERVICE + "$GroupTransferService", "doWaitTransfer", "()V");
 
+    static final String HA_CLIENT = HA_SERVICE + "$HAClient";
+    static final String DEFAULT_MESSAGE_STORE = "org/apache/rocketmq/store/DefaultMessageStore";
+    static final String COMMIT_LOG = "org/apache/rocketmq/store/CommitLog";
+    /** A slave's HAClient: cuts the blocks its master pushes out of its read buffer and appends them, one by one. */
+    static final MethodRef HA_CLIENT_DISPATCH_READ = new MethodRef(HA_CLIENT, "dispatchReadRequest", "()Z");
+    /** A slave's append of a replicated block: the shut-down check, CommitLog.appendData, the reput wake-up. */
+    static final MethodRef STORE_APPEND_TO_COMMIT_LOG = new MethodRef(DEFAULT_MESSAGE_STORE, "appendToCommitLog", "(J[B)Z");
+
     /** RemotingSerializable's static initialiser: every JSON header, body and config file goes through the class. */
     static final MethodRef REMOTING_SERIALIZABLE_INIT = new MethodRef(REMOTING_SERIALIZABLE, "<clinit>", "()V");
     /** Every frame decode (a frame without its total-length word): header length word, header, body. */
