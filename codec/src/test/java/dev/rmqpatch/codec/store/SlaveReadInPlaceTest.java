@@ -36,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and headers split across reads and the read buffer is compacted, goes through two copies of 4.9.0's
  * {@code HAClient.dispatchReadRequest} loop into two real stock stores: one copies each block into a new array and
  * calls stock {@code appendToCommitLog}, the other calls {@link SlaveReadInPlace#appendToCommitLog} with the read
- * buffer. After every read: the same results, offsets, dispatch position and read buffer position; at the end the
- * same CommitLog files. The mapped append of P14 and the channel append used when P14 is off are each compared with
- * stock's {@code MappedFile.appendMessage(byte[])} too.
+ * buffer. After every read: the same results, offsets, dispatch position and read buffer position, and the read
+ * buffer's position right after each append (where stock's copy leaves it); at the end the same CommitLog files.
+ * The mapped append of P14 and the channel append used when P14 is off are each compared with stock's
+ * {@code MappedFile.appendMessage(byte[])} too.
  */
 class SlaveReadInPlaceTest {
 
@@ -70,6 +71,7 @@ class SlaveReadInPlaceTest {
                 assertEquals(want, ok, where);
                 stream.position(stream.position() + Math.min(chunk, Math.min(stream.remaining(), stock.lastRead)));
                 assertEquals(stock.lastRead, ours.lastRead, where);
+                assertEquals(stock.appendPositions, ours.appendPositions, where);
                 assertEquals(stock.dispatchPosition, ours.dispatchPosition, where);
                 assertEquals(stock.read.position(), ours.read.position(), where);
                 assertEquals(stock.read.limit(), ours.read.limit(), where);
@@ -158,6 +160,8 @@ class SlaveReadInPlaceTest {
         int dispatchPosition;
         int lastRead;
         int blocks;
+        /** The read buffer's position right after each append (before dispatch moves it back). */
+        final List<Integer> appendPositions = new ArrayList<Integer>();
 
         Client(DefaultMessageStore store, boolean inPlace) {
             this.store = store;
@@ -198,6 +202,7 @@ class SlaveReadInPlaceTest {
                             read.get(bodyData);
                             store.appendToCommitLog(masterPhyOffset, bodyData);
                         }
+                        appendPositions.add(read.position());
                         read.position(readSocketPos);
                         dispatchPosition += msgHeaderSize + bodySize;
                         blocks++;
