@@ -78,6 +78,10 @@ final class Codec {
     static final MethodRef SLAVE_COMMIT_LOG_APPEND = new MethodRef("dev/rmqpatch/codec/store/SlaveCommitLogAppend",
         "appendMessage", CONSUME_QUEUE_APPEND.desc);
 
+    static final MethodRef SLAVE_READ_IN_PLACE = new MethodRef("dev/rmqpatch/codec/store/SlaveReadInPlace",
+        "appendToCommitLog", "(ZLorg/apache/rocketmq/store/MappedFileQueue;Lorg/apache/rocketmq/store/PutMessageLock;"
+            + "Lorg/apache/rocketmq/common/ServiceThread;JLjava/nio/ByteBuffer;II)Z");
+
     static final String REPLICA_ACKS = "dev/rmqpatch/codec/ha/ReplicaAcks";
     static final MethodRef REPLICA_PUT_REQUEST = new MethodRef(REPLICA_ACKS, "putRequest",
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));

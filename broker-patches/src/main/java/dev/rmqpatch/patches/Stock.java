@@ -118,6 +118,14 @@ final class Stock {
     /** An HA write thread leaving: drops its flag. */
     static final MethodRef WNO_REMOVE_WAITING_THREAD = new MethodRef(WAIT_NOTIFY_OBJECT, "removeFromWaitingThreadTable", "()V");
 
+    static final String HA_CLIENT = HA_SERVICE + "$HAClient";
+    static final String DEFAULT_MESSAGE_STORE = "org/apache/rocketmq/store/DefaultMessageStore";
+    static final String COMMIT_LOG = "org/apache/rocketmq/store/CommitLog";
+    /** A slave's HAClient: cuts the blocks its master pushes out of its read buffer and appends them, one by one. */
+    static final MethodRef HA_CLIENT_DISPATCH_READ = new MethodRef(HA_CLIENT, "dispatchReadRequest", "()Z");
+    /** A slave's append of a replicated block: the shut-down check, CommitLog.appendData, the reput wake-up. */
+    static final MethodRef STORE_APPEND_TO_COMMIT_LOG = new MethodRef(DEFAULT_MESSAGE_STORE, "appendToCommitLog", "(J[B)Z");
+
     /** RemotingSerializable's static initialiser: every JSON header, body and config file goes through the class. */
     static final MethodRef REMOTING_SERIALIZABLE_INIT = new MethodRef(REMOTING_SERIALIZABLE, "<clinit>", "()V");
     /** Every frame decode (a frame without its total-length word): header length word, header, body. */
