@@ -44,6 +44,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.SendHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",
         "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.patched", "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.stock",
+        "dev.rmqpatch.jmh.TopicPutCountersBenchmark.patched", "dev.rmqpatch.jmh.TopicPutCountersBenchmark.stock",
     };
 
     private static Path jar;
