@@ -57,14 +57,14 @@ final class StatsCountersPatch implements Patch {
 
     @Override
     public String verification() {
-        return "The same puts, randomised and from several threads, give the same per-topic counters, "
-            + "putMessageTimesTotal and putMessageSizeTotal through stock's and the patched code; "
-            + "-Drmqpatch.disable=P18 restores plain AtomicLongs.";
+        return "A master's and its slave's runtime info (mqadmin brokerStatus) report the same putMessageTimesTotal and "
+            + "putMessageSizeTotal after the same sends with the patch on and with -Drmqpatch.disable=P18 (which restores "
+            + "stock's plain AtomicLongs); the same random puts from several threads give stock's per-topic counters.";
     }
 
     @Override
     public String tests() {
-        return "MasterSlaveIT; codec: TopicPutCountersTest";
+        return "StatsCountersIT, MasterSlaveIT; codec: TopicPutCountersTest";
     }
 
     @Override
