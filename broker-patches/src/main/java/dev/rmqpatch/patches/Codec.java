@@ -94,6 +94,16 @@ final class Codec {
     static final MethodRef HA_WAKEUP_ALL = new MethodRef(HA_WAKEUPS, "wakeupAll", WNO + ")Z");
     static final MethodRef HA_ALL_WAIT_FOR_RUNNING = new MethodRef(HA_WAKEUPS, "allWaitForRunning", WNO + "J)Z");
     static final MethodRef HA_REMOVE_WAITING_THREAD = new MethodRef(HA_WAKEUPS, "removeFromWaitingThreadTable", WNO + ")Z");
+    static final String TOPIC_PUT_COUNTERS = "dev/rmqpatch/codec/stats/TopicPutCounters";
+    static final MethodRef COUNTERS_TOPIC_TIMES = new MethodRef(TOPIC_PUT_COUNTERS, "topicTimes",
+        "(L" + Stock.STORE_STATS_SERVICE + ";" + Stock.SSS_TOPIC_TIMES.desc.substring(1));
+    static final MethodRef COUNTERS_TOPIC_SIZE = new MethodRef(TOPIC_PUT_COUNTERS, "topicSize", COUNTERS_TOPIC_TIMES.desc);
+    static final MethodRef COUNTERS_TIMES_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "timesTotal",
+        "(L" + Stock.STORE_STATS_SERVICE + ";)J");
+    static final MethodRef COUNTERS_SIZE_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "sizeTotal", COUNTERS_TIMES_TOTAL.desc);
+    static final MethodRef COUNTERS_INCREMENT = new MethodRef(TOPIC_PUT_COUNTERS, "increment",
+        "(L" + Stock.ATOMIC_LONG + ";)J");
+    static final MethodRef COUNTERS_ADD = new MethodRef(TOPIC_PUT_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
 
     private Codec() {
     }

@@ -27,6 +27,7 @@ public final class Patches {
         new SlaveMappedAppendPatch(),
         new DirectResponsePatch(),
         new HaWakeupPatch(),
+        new StatsCountersPatch(),
         new SlaveReadInPlacePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),

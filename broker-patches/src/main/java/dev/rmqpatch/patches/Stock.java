@@ -152,6 +152,32 @@ final class Stock {
     /** Private: loads the ACL validators and registers the RPC hook that checks every request with them. */
     static final MethodRef INITIAL_ACL = new MethodRef(BROKER_CONTROLLER, "initialAcl", "()V");
 
+    static final String STORE_STATS_SERVICE = "org/apache/rocketmq/store/StoreStatsService";
+    static final String ATOMIC_LONG = "java/util/concurrent/atomic/AtomicLong";
+    /** Get-or-create of a topic's put counters; every put (and a slave's every replicated message) adds to both. */
+    static final MethodRef SSS_TOPIC_TIMES = new MethodRef(STORE_STATS_SERVICE, "getSinglePutMessageTopicTimesTotal",
+        "(Ljava/lang/String;)L" + ATOMIC_LONG + ";");
+    static final MethodRef SSS_TOPIC_SIZE = new MethodRef(STORE_STATS_SERVICE, "getSinglePutMessageTopicSizeTotal",
+        SSS_TOPIC_TIMES.desc);
+    /** The two readers of the per-topic counters (sums over the maps): runtime info, BrokerStats, TPS sampling. */
+    static final MethodRef SSS_TIMES_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTimesTotal", "()J");
+    static final MethodRef SSS_SIZE_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageSizeTotal", "()J");
+    static final MethodRef ATOMIC_LONG_INCREMENT = new MethodRef(ATOMIC_LONG, "incrementAndGet", "()J");
+    static final MethodRef ATOMIC_LONG_ADD = new MethodRef(ATOMIC_LONG, "addAndGet", "(J)J");
+    static final String MESSAGE_EXT_BATCH = "org/apache/rocketmq/common/message/MessageExtBatch";
+    /** The put paths, each ending with the per-topic statistics of what it wrote. */
+    static final MethodRef COMMIT_LOG_ASYNC_PUT = new MethodRef(COMMIT_LOG, "asyncPutMessage",
+        "(L" + MESSAGE_EXT_BROKER_INNER + ";)Ljava/util/concurrent/CompletableFuture;");
+    static final MethodRef COMMIT_LOG_PUT = new MethodRef(COMMIT_LOG, "putMessage",
+        "(L" + MESSAGE_EXT_BROKER_INNER + ";)Lorg/apache/rocketmq/store/PutMessageResult;");
+    static final MethodRef COMMIT_LOG_ASYNC_PUT_BATCH = new MethodRef(COMMIT_LOG, "asyncPutMessages",
+        "(L" + MESSAGE_EXT_BATCH + ";)Ljava/util/concurrent/CompletableFuture;");
+    static final MethodRef COMMIT_LOG_PUT_BATCH = new MethodRef(COMMIT_LOG, "putMessages",
+        "(L" + MESSAGE_EXT_BATCH + ";)Lorg/apache/rocketmq/store/PutMessageResult;");
+    /** A slave's (or a DLedger follower's) dispatch of replicated messages, counting each in the topic counters. */
+    static final MethodRef REPUT_DO_REPUT = new MethodRef("org/apache/rocketmq/store/DefaultMessageStore$ReputMessageService",
+        "doReput", "()V");
+
     private Stock() {
     }
 }

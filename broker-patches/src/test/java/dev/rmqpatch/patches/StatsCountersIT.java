@@ -1,0 +1,146 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rmqpatch.cluster.Topology;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * P18 on a real SYNC_MASTER + SLAVE from the patched distribution: the same random sends (single messages and batches,
+ * several topics, random body sizes, one sending thread and one queue per topic so the stored bytes are the same in
+ * both runs), once with the patch on and once with {@code -Drmqpatch.disable=P18}; the put statistics the master and
+ * the slave report in their runtime info (what {@code mqadmin brokerStatus} prints) must be the same, and must be what
+ * was sent: as many messages as were answered SEND_OK, and as many bytes as the CommitLog holds.
+ */
+class StatsCountersIT {
+
+    /** Queue 0 of the topic's route (created with the first send from the default route). */
+    private static final FirstQueue FIRST_QUEUE = new FirstQueue();
+
+    private static final String[] KEYS = {"putMessageTimesTotal", "putMessageSizeTotal", "commitLogMaxOffset"};
+
+    @Test
+    void runtimeInfoReportsTheSamePutStatisticsAsStockOnMasterAndSlave() throws Exception {
+        long seed = new Random().nextLong();
+        Map<String, String> patched = run("", seed);
+        Map<String, String> stock = run("-Drmqpatch.disable=P18", seed);
+        assertEquals(stock, patched, "seed " + seed);
+    }
+
+    /** Sends the seed's messages and returns the two brokers' put statistics, prefixed "master." and "slave.". */
+    private static Map<String, String> run(String javaOpt, long seed) throws Exception {
+        TestCluster tc = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf").topology(Topology.MS_SYNC)
+            .preferJdk8();
+        if (!javaOpt.isEmpty()) {
+            tc.javaOpt(javaOpt);
+        }
+        try (TestCluster started = tc.start()) {
+            Random r = new Random(seed);
+            DefaultMQProducer producer = new DefaultMQProducer("stats-counters-it");
+            producer.setNamesrvAddr(started.namesrvAddr());
+            producer.setSendMsgTimeout(10_000);
+            producer.setRetryTimesWhenSendFailed(0);
+            producer.start();
+            long sent = 0;
+            try {
+                for (int t = 0; t < 3; t++) {
+                    // A single message first: the topic's route (and its first queue) exists from then on.
+                    sent += ok(producer.send(message("StatsCountersIT" + t, "first", r), FIRST_QUEUE, null), seed);
+                }
+                for (int i = 0; i < 400; i++) {
+                    String topic = "StatsCountersIT" + r.nextInt(3);
+                    if (r.nextInt(10) == 0) {
+                        List<Message> batch = new ArrayList<>();
+                        int n = 1 + r.nextInt(8);
+                        for (int j = 0; j < n; j++) {
+                            batch.add(message(topic, i + "-" + j, r));
+                        }
+                        sent += ok(producer.send(batch, FIRST_QUEUE.select(producer, topic)), seed) * n;
+                    } else {
+                        sent += ok(producer.send(message(topic, Integer.toString(i), r), FIRST_QUEUE, null), seed);
+                    }
+                }
+            } finally {
+                producer.shutdown();
+            }
+            Map<String, String> master = stats(started.cluster().master().addr());
+            assertEquals(Long.toString(sent), master.get("putMessageTimesTotal"), "master, seed " + seed + " " + javaOpt);
+            assertEquals(master.get("commitLogMaxOffset"), master.get("putMessageSizeTotal"), "master, seed " + seed + " " + javaOpt);
+            // The slave's reput dispatches (and counts) what it received shortly after the master's SEND_OK.
+            Map<String, String> slave = stats(started.cluster().slave().addr());
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (!slave.get("putMessageTimesTotal").equals(master.get("putMessageTimesTotal"))
+                && System.currentTimeMillis() < deadline) {
+                Thread.sleep(200);
+                slave = stats(started.cluster().slave().addr());
+            }
+            Map<String, String> both = new LinkedHashMap<>();
+            master.forEach((k, v) -> both.put("master." + k, v));
+            slave.forEach((k, v) -> both.put("slave." + k, v));
+            assertEquals(master, slave, "slave against master, seed " + seed + " " + javaOpt);
+            System.out.println("[StatsCountersIT] " + (javaOpt.isEmpty() ? "P18 on" : javaOpt) + ": " + both);
+            return both;
+        }
+    }
+
+    /** Every send to its topic's first queue, so the queue offsets (and so the stored bytes) do not depend on timing. */
+    private static final class FirstQueue implements MessageQueueSelector {
+        @Override
+        public MessageQueue select(List<MessageQueue> mqs, Message msg, Object arg) {
+            return mqs.get(0);
+        }
+
+        /** The first queue of a topic the producer has sent to (batches have no selector overload in 4.9). */
+        MessageQueue select(DefaultMQProducer producer, String topic) throws Exception {
+            return producer.getDefaultMQProducerImpl().getTopicPublishInfoTable().get(topic).getMessageQueueList().get(0);
+        }
+    }
+
+    private static Message message(String topic, String key, Random r) {
+        byte[] body = new byte[1 + r.nextInt(2_000)];
+        Arrays.fill(body, (byte) ('a' + r.nextInt(26)));
+        return new Message(topic, "t", key, body);
+    }
+
+    private static int ok(SendResult result, long seed) {
+        assertEquals(SendStatus.SEND_OK, result.getSendStatus(), "seed " + seed);
+        return 1;
+    }
+
+    /** The put statistics of a broker's runtime info (GET_BROKER_RUNTIME_INFO, as mqadmin brokerStatus asks). */
+    private static Map<String, String> stats(String brokerAddr) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        try {
+            RemotingCommand response = client.invokeSync(brokerAddr,
+                RemotingCommand.createRequestCommand(RequestCode.GET_BROKER_RUNTIME_INFO, null), 10_000);
+            Map<String, String> table = RemotingSerializable.decode(response.getBody(), KVTable.class).getTable();
+            Map<String, String> picked = new LinkedHashMap<>();
+            for (String k : KEYS) {
+                picked.put(k, table.get(k));
+            }
+            return picked;
+        } finally {
+            client.shutdown();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.rmqpatch.codec.stats;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.rocketmq.store.StoreStatsService;
+
+/**
+ * P18. The store's per-topic put counters ({@code StoreStatsService}'s putMessageTopicTimesTotal and
+ * putMessageTopicSizeTotal, which every put on a master and every replicated message a slave's reput dispatches add
+ * to) become {@link AddedCounter}s in stock's own maps under stock's keys; the put paths add to their LongAdder
+ * without a compare-and-set loop, and the two readers of the maps ({@code getPutMessageTimesTotal} and
+ * {@code getPutMessageSizeTotal}, behind runtime info, brokerStatus, BrokerStats and the TPS sampling) sum
+ * {@link AddedCounter#total()}, so every reported number is stock's. Upstream made these counters LongAdders in 4.9.2
+ * (apache/rocketmq#3195).
+ */
+public final class TopicPutCounters {
+
+    private TopicPutCounters() {
+    }
+
+    /** Replaces the body of {@code StoreStatsService.getSinglePutMessageTopicTimesTotal(String)}. */
+    public static AtomicLong topicTimes(StoreStatsService stats, String topic) {
+        return counter(stats.getPutMessageTopicTimesTotal(), topic);
+    }
+
+    /** Replaces the body of {@code StoreStatsService.getSinglePutMessageTopicSizeTotal(String)}. */
+    public static AtomicLong topicSize(StoreStatsService stats, String topic) {
+        return counter(stats.getPutMessageTopicSizeTotal(), topic);
+    }
+
+    /** Replaces the body of {@code StoreStatsService.getPutMessageTimesTotal()}. */
+    public static long timesTotal(StoreStatsService stats) {
+        return total(stats.getPutMessageTopicTimesTotal());
+    }
+
+    /** Replaces the body of {@code StoreStatsService.getPutMessageSizeTotal()}. */
+    public static long sizeTotal(StoreStatsService stats) {
+        return total(stats.getPutMessageTopicSizeTotal());
+    }
+
+    /** Stock's get-or-create on the concurrent map (one counter per topic, whichever thread creates it first). */
+    static AtomicLong counter(Map<String, AtomicLong> map, String topic) {
+        AtomicLong c = map.get(topic);
+        if (c == null) {
+            AtomicLong created = new AddedCounter();
+            AtomicLong previous = map.putIfAbsent(topic, created);
+            c = previous != null ? previous : created;
+        }
+        return c;
+    }
+
+    /** Stock's sum over the map's counters, each read as stock's value. */
+    static long total(Map<String, AtomicLong> map) {
+        long sum = 0;
+        for (AtomicLong c : map.values()) {
+            sum += AddedCounter.totalOf(c);
+        }
+        return sum;
+    }
+
+    /**
+     * Replaces {@code counter.incrementAndGet()} at put-path sites whose result is discarded (each is followed by
+     * POP2, which the patch checks): on an AddedCounter the add alone, returning 0; on any other AtomicLong stock's call.
+     */
+    public static long increment(AtomicLong counter) {
+        return add(counter, 1L);
+    }
+
+    /** Replaces {@code counter.addAndGet(delta)} at put-path sites whose result is discarded; see {@link #increment}. */
+    public static long add(AtomicLong counter, long delta) {
+        if (counter instanceof AddedCounter) {
+            ((AddedCounter) counter).add(delta);
+            return 0L;
+        }
+        return counter.addAndGet(delta);
+    }
+}
