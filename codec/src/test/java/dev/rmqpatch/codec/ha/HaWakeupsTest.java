@@ -419,17 +419,26 @@ class HaWakeupsTest {
                 }
                 // The state first: if the call is still running after it was read, the wait it shows is the call's.
                 // A call that returns at once can pass through a short wait of its own (stock logs the interrupt it
-                // catches, and a logger may wait for a lock): only a wait that still holds 100 ms later, with the call
-                // still running, counts as blocking, whatever the machine's load.
-                if (waiting() && inCall && !f.isDone()) {
-                    Thread.sleep(100);
-                    if (waiting() && inCall && !f.isDone()) {
-                        return true;
-                    }
+                // catches, and a logger may wait for a lock): only a wait whose waiting frame is the wake-up code's
+                // (WaitNotifyObject's or HaWakeups') counts as blocking, whatever the machine's load.
+                if (waiting() && inCall && waitsInWakeupCode() && !f.isDone()) {
+                    return true;
                 }
                 Thread.sleep(1);
             }
             throw new AssertionError(thread.getName() + " neither returned nor waited");
+        }
+
+        /** The first frame below Object.wait / LockSupport.park (and the JDK frames they call) is the wake-up code's. */
+        private boolean waitsInWakeupCode() {
+            for (StackTraceElement e : thread.getStackTrace()) {
+                String c = e.getClassName();
+                if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.")) {
+                    continue;
+                }
+                return c.endsWith(".WaitNotifyObject") || c.endsWith(".HaWakeups") || c.contains(".HaWakeups$");
+            }
+            return false;
         }
 
         private boolean waiting() {
