@@ -85,6 +85,17 @@ final class Codec {
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
     static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
 
+    static final String SOCKET_BUFFERS = REMOTING + "SocketBuffers";
+    static final MethodRef BUFFER_PROPERTY_DEFAULT = new MethodRef(SOCKET_BUFFERS, "systemProperty",
+        Stock.SYSTEM_GET_PROPERTY_DEFAULT.desc);
+    static final MethodRef BUFFER_PROPERTY = new MethodRef(SOCKET_BUFFERS, "systemProperty", Stock.SYSTEM_GET_PROPERTY.desc);
+    static final MethodRef BUFFER_CHILD_OPTION = new MethodRef(SOCKET_BUFFERS, "childOption",
+        "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.SERVER_CHILD_OPTION.desc.substring(1));
+    static final MethodRef BUFFER_CLIENT_OPTION = new MethodRef(SOCKET_BUFFERS, "option",
+        "(Lio/netty/bootstrap/Bootstrap;" + Stock.CLIENT_BOOTSTRAP_OPTION.desc.substring(1));
+    static final MethodRef HA_RECEIVE_BUFFER = new MethodRef(SOCKET_BUFFERS, "setReceiveBufferSize", "(Ljava/net/Socket;I)V");
+    static final MethodRef HA_SEND_BUFFER = new MethodRef(SOCKET_BUFFERS, "setSendBufferSize", "(Ljava/net/Socket;I)V");
+
     private Codec() {
     }
 }

@@ -26,6 +26,7 @@ public final class Patches {
         new ReplicaAckPatch(),
         new SlaveMappedAppendPatch(),
         new DirectResponsePatch(),
+        new SocketBuffersPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),
