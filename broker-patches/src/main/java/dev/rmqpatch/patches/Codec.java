@@ -104,6 +104,16 @@ final class Codec {
     static final MethodRef COUNTERS_INCREMENT = new MethodRef(TOPIC_PUT_COUNTERS, "increment",
         "(L" + Stock.ATOMIC_LONG + ";)J");
     static final MethodRef COUNTERS_ADD = new MethodRef(TOPIC_PUT_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
+    static final String SOCKET_BUFFERS = REMOTING + "SocketBuffers";
+    static final MethodRef BUFFER_PROPERTY_DEFAULT = new MethodRef(SOCKET_BUFFERS, "systemProperty",
+        Stock.SYSTEM_GET_PROPERTY_DEFAULT.desc);
+    static final MethodRef BUFFER_PROPERTY = new MethodRef(SOCKET_BUFFERS, "systemProperty", Stock.SYSTEM_GET_PROPERTY.desc);
+    static final MethodRef BUFFER_CHILD_OPTION = new MethodRef(SOCKET_BUFFERS, "childOption",
+        "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.SERVER_CHILD_OPTION.desc.substring(1));
+    static final MethodRef BUFFER_CLIENT_OPTION = new MethodRef(SOCKET_BUFFERS, "option",
+        "(Lio/netty/bootstrap/Bootstrap;" + Stock.CLIENT_BOOTSTRAP_OPTION.desc.substring(1));
+    static final MethodRef HA_RECEIVE_BUFFER = new MethodRef(SOCKET_BUFFERS, "setReceiveBufferSize", "(Ljava/net/Socket;I)V");
+    static final MethodRef HA_SEND_BUFFER = new MethodRef(SOCKET_BUFFERS, "setSendBufferSize", "(Ljava/net/Socket;I)V");
 
     private Codec() {
     }

@@ -27,6 +27,7 @@ public final class Patches {
         new SlaveMappedAppendPatch(),
         new DirectResponsePatch(),
         new HaWakeupPatch(),
+        new SocketBuffersPatch(),
         new StatsCountersPatch(),
         new SlaveReadInPlacePatch(),
         new BrokerConfigGuardPatch(),

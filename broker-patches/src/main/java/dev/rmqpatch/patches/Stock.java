@@ -177,6 +177,27 @@ final class Stock {
     /** A slave's (or a DLedger follower's) dispatch of replicated messages, counting each in the topic counters. */
     static final MethodRef REPUT_DO_REPUT = new MethodRef("org/apache/rocketmq/store/DefaultMessageStore$ReputMessageService",
         "doReput", "()V");
+    /** P17's targets: where 4.9.0 sizes socket buffers, and the calls that size them. */
+    static final String NETTY_SYSTEM_CONFIG = "org/apache/rocketmq/remoting/netty/NettySystemConfig";
+    static final MethodRef NETTY_SYSTEM_CONFIG_INIT = new MethodRef(NETTY_SYSTEM_CONFIG, "<clinit>", "()V");
+    static final MethodRef SYSTEM_GET_PROPERTY = new MethodRef("java/lang/System", "getProperty",
+        "(Ljava/lang/String;)Ljava/lang/String;");
+    static final MethodRef SYSTEM_GET_PROPERTY_DEFAULT = new MethodRef("java/lang/System", "getProperty",
+        "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;");
+    static final MethodRef SERVER_CHILD_OPTION = new MethodRef("io/netty/bootstrap/ServerBootstrap", "childOption",
+        "(Lio/netty/channel/ChannelOption;Ljava/lang/Object;)Lio/netty/bootstrap/ServerBootstrap;");
+    static final MethodRef REMOTING_CLIENT_START = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingClient",
+        "start", "()V");
+    static final MethodRef CLIENT_BOOTSTRAP_OPTION = new MethodRef("io/netty/bootstrap/Bootstrap", "option",
+        "(Lio/netty/channel/ChannelOption;Ljava/lang/Object;)Lio/netty/bootstrap/AbstractBootstrap;");
+    /** The slave's HA connection (HAClient) is opened here, with fixed 64 KB buffers. */
+    static final MethodRef REMOTING_UTIL_CONNECT = new MethodRef("org/apache/rocketmq/remoting/common/RemotingUtil",
+        "connect", "(Ljava/net/SocketAddress;I)Ljava/nio/channels/SocketChannel;");
+    /** The master's side of an HA connection, accepted by AcceptSocketService, sized to 64 KB here. */
+    static final MethodRef HA_CONNECTION_INIT = new MethodRef("org/apache/rocketmq/store/ha/HAConnection", "<init>",
+        "(L" + HA_SERVICE + ";Ljava/nio/channels/SocketChannel;)V");
+    static final MethodRef SOCKET_SET_RECEIVE_BUFFER_SIZE = new MethodRef("java/net/Socket", "setReceiveBufferSize", "(I)V");
+    static final MethodRef SOCKET_SET_SEND_BUFFER_SIZE = new MethodRef("java/net/Socket", "setSendBufferSize", "(I)V");
 
     private Stock() {
     }

@@ -25,7 +25,8 @@ public final class PatchSwitches {
      */
     public static final List<String> IDS =
         Collections.unmodifiableList(Arrays.asList(
-            "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15", "P16", "P18", "P19",
+            "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
+            "P16", "P17", "P18", "P19",
             "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
@@ -48,6 +49,7 @@ public final class PatchSwitches {
     public static final boolean P14 = !DISABLED.contains("P14");
     public static final boolean P15 = !DISABLED.contains("P15");
     public static final boolean P16 = !DISABLED.contains("P16");
+    public static final boolean P17 = !DISABLED.contains("P17");
     public static final boolean P18 = !DISABLED.contains("P18");
     public static final boolean P19 = !DISABLED.contains("P19");
     public static final boolean S1 = !DISABLED.contains("S1");
