@@ -44,8 +44,6 @@ import java.util.Set;
 
 /** {@code compare}: parses the command line into {@link RunOptions}, picks the {@link Plan} and runs it on a {@link RunContext}. */
 public final class CompareCommand {
-    static final int DEFAULT_DURATION = 10;
-
     static final Flag<String> VARIANTS = Flag.text("--variants", "LIST", "variants in round order, comma-separated (see Variants above)")
         .defaultingTo(null, "the plan's, below");
     static final Flag<String> BASELINE = Flag.text("--baseline", "NAME", "variant the ratios refer to")
@@ -173,7 +171,8 @@ public final class CompareCommand {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--topology must be one of " + String.join(", ", Topology.labels()) + ", not '" + a.get(TOPOLOGY) + "'");
         }
-        Workload base = Workload.defaults().withWarmupDurationSeconds(o.plan.defaultWarmupSeconds()).withTestDurationSeconds(DEFAULT_DURATION);
+        Workload base = Workload.defaults().withWarmupDurationSeconds(o.plan.defaultWarmupSeconds())
+            .withTestDurationSeconds(RunOptions.DEFAULT_DURATION_SECONDS);
         o.workload = HarnessFlags.workload(a, base);
         try {
             Coordinator.checkConsumersPerAgent(o.workload, o.agents);

@@ -47,8 +47,6 @@ public final class SaturationPlan implements Plan {
     static final Flag<Integer> ROUNDS = Flag.whole("--rounds", "N", 1, "rounds per variant").defaultingTo(3);
     static final Flag<Boolean> NO_SINK = Flag.toggle("--no-sink", "skip the harness-ceiling and remoting-floor runs (then no ceiling "
         + "warning is possible)");
-    /** Saturation's default measured seconds per round. */
-    static final int DEFAULT_DURATION = 10;
     /** A fresh broker JVM needs 10-13 s of load to reach steady throughput on 2 cores. */
     static final int DEFAULT_WARMUP = 12;
 
@@ -90,7 +88,7 @@ public final class SaturationPlan implements Plan {
 
     @Override
     public List<Flag<?>> flags() {
-        return List.of(ROUNDS, HarnessFlags.DURATION.defaultingTo(DEFAULT_DURATION), NO_SINK, HarnessFlags.CEILING);
+        return List.of(ROUNDS, HarnessFlags.DURATION.defaultingTo(RunOptions.DEFAULT_DURATION_SECONDS), NO_SINK, HarnessFlags.CEILING);
     }
 
     @Override
@@ -137,7 +135,7 @@ public final class SaturationPlan implements Plan {
             r.name = v.name();
             r.distribution = v.dist(o.distDir).toString();
             r.conf = v.confName();
-            r.confOverrides = overrides(v);
+            r.confOverrides = ctx.overrides(v);
             results.variants.add(r);
             runs.put(v.name(), new ArrayList<>());
         }
@@ -168,10 +166,6 @@ public final class SaturationPlan implements Plan {
     public void ended(String error) {
         results.status = error == null ? "ok" : "failed";
         results.error = error;
-    }
-
-    private Map<String, String> overrides(Variant v) {
-        return ctx.overrides(v);
     }
 
     private void describe() {
@@ -209,7 +203,7 @@ public final class SaturationPlan implements Plan {
             Duration.ofSeconds(60));
         try {
             String addr = "127.0.0.1:" + sink.port;
-            Map<String, List<Long>> roles = roles(agents);
+            Map<String, List<Long>> roles = ctx.baseRoles();
             roles.put("sink", List.of(sink.process.pid()));
             BrokerProbe probe = new BrokerProbe(admin, List.of(addr), sink.process.pid(), null, roles);
             RunSpec spec = new RunSpec();
@@ -252,15 +246,11 @@ public final class SaturationPlan implements Plan {
         }
     }
 
-    private Map<String, List<Long>> roles(List<AgentClient> agents) {
-        return ctx.baseRoles();
-    }
-
     private void runRound(int round, Variant v, List<AgentClient> agents, BrokerAdmin admin, int done, int total)
         throws LocalCluster.ClusterException, RunFailedException, IOException {
         String label = v.name() + " r" + round + "/" + o.rounds;
         Path dir = o.outDir.resolve("runs/" + round + "-" + v.name());
-        LocalCluster.Spec cs = ctx.clusterSpec(v, overrides(v), dir);
+        LocalCluster.Spec cs = ctx.clusterSpec(v, ctx.overrides(v), dir);
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, ctx.elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;
@@ -268,7 +258,7 @@ public final class SaturationPlan implements Plan {
             if (round == 1) {
                 ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
             }
-            Map<String, List<Long>> roles = roles(agents);
+            Map<String, List<Long>> roles = ctx.baseRoles();
             roles.put("broker", List.of(cluster.brokerPid()));
             roles.put("namesrv", List.of(cluster.namesrvPid()));
             if (cluster.slaveProcess() != null) {

@@ -10,6 +10,9 @@ import java.util.Map;
 
 /** What a comparison runs and how: filled by the compare command from its flags, read by the {@link Plan} that runs it. */
 public final class RunOptions {
+    /** Measured seconds of a workload without a file or --duration (saturation's rounds; recorded by every plan). */
+    public static final int DEFAULT_DURATION_SECONDS = 10;
+
     public List<Variant> variants;
     public String baseline;
     public Workload workload;
