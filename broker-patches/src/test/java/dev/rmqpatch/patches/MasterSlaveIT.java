@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * <li>the slave's CommitLog is byte for byte the master's up to the replicated offset, and its consume-queue files,
  * which its own dispatch builds, hold the master's entries;</li>
  * <li>with the slave killed, sends are answered SLAVE_NOT_AVAILABLE (stock 4.9.0's status once the master has
- * dropped the connection), never SEND_OK; restarted, the slave catches up and sends are SEND_OK again;</li>
+ * dropped the connection), never SEND_OK; restarted under load, the slave makes sends SEND_OK again, and once the
+ * load stops its CommitLog end reaches the master's;</li>
  * <li>SIGKILL of the master under load: a stock consumer reads every message answered SEND_OK from the slave, and
  * every one is in the slave's CommitLog.</li>
  * </ul>
@@ -91,11 +92,30 @@ class MasterSlaveIT {
                 while (third.statuses.getOrDefault(SendStatus.SEND_OK, new AtomicInteger()).get() < 200 && System.currentTimeMillis() < deadline) {
                     Thread.sleep(100);
                 }
-                // 4. SIGKILL of the master under that load.
-                cluster.kill(cluster.master());
                 third.stop();
                 assertTrue(third.statuses.getOrDefault(SendStatus.SEND_OK, new AtomicInteger()).get() >= 200,
                     "the restarted slave did not make sends SEND_OK again: " + third.statuses);
+                // The offsets converge: with the load stopped, the slave reaches the master's CommitLog end.
+                long masterEnd = RuntimeInfo.commitLogMaxOffset(cluster.master().addr());
+                long slaveEnd = RuntimeInfo.commitLogMaxOffset(cluster.slave().addr());
+                deadline = System.currentTimeMillis() + 30_000;
+                while (slaveEnd != masterEnd && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(100);
+                    slaveEnd = RuntimeInfo.commitLogMaxOffset(cluster.slave().addr());
+                }
+                assertEquals(masterEnd, slaveEnd, "the restarted slave's CommitLog end, 30 s after the load stopped");
+                System.out.println("[MasterSlaveIT] restarted slave caught up: CommitLog end " + slaveEnd + " on both");
+
+                // 4. SIGKILL of the master under load.
+                Load fourth = Load.start(producer, "d", sendOk);
+                deadline = System.currentTimeMillis() + 30_000;
+                while (fourth.statuses.getOrDefault(SendStatus.SEND_OK, new AtomicInteger()).get() < 100 && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(50);
+                }
+                cluster.kill(cluster.master());
+                fourth.stop();
+                assertTrue(fourth.statuses.getOrDefault(SendStatus.SEND_OK, new AtomicInteger()).get() >= 100,
+                    "sends before the master's kill: " + fourth.statuses);
             } finally {
                 producer.shutdown();
             }
