@@ -24,6 +24,10 @@ public final class BrokerFigures {
     public Map<String, Double> roleCores;
     /** Machine CPU not explained by any process of the run: other load that distorts the numbers. */
     public Double otherCores;
+    /** The broker JVM's threads per message stored, by group; null without thread snapshots. */
+    public ThreadCosts brokerThreads;
+    /** The same for the processes of the roles whose threads were snapshot, per message the broker stored. */
+    public Map<String, ThreadCosts> roleThreads;
 
     public static BrokerFigures between(BrokerSample start, BrokerSample end) {
         BrokerFigures f = new BrokerFigures();
@@ -39,6 +43,18 @@ public final class BrokerFigures {
         }
         if (perMessage && start.commitLogMaxOffset != null && end.commitLogMaxOffset != null) {
             f.storedBytesPerMsg = (double) (end.commitLogMaxOffset - start.commitLogMaxOffset) / f.messagesStored;
+        }
+        if (perMessage) {
+            f.brokerThreads = ThreadCosts.between(start.brokerThreads, end.brokerThreads, f.messagesStored);
+            if (start.roleThreads != null && end.roleThreads != null) {
+                f.roleThreads = new LinkedHashMap<>();
+                for (Map.Entry<String, ThreadSnapshot> e : end.roleThreads.entrySet()) {
+                    ThreadCosts c = ThreadCosts.between(start.roleThreads.get(e.getKey()), e.getValue(), f.messagesStored);
+                    if (c != null) {
+                        f.roleThreads.put(e.getKey(), c);
+                    }
+                }
+            }
         }
         if (start.gcPauseMillis != null && end.gcPauseMillis != null) {
             f.gcPauseMillis = end.gcPauseMillis - start.gcPauseMillis;

@@ -2,8 +2,10 @@ package dev.rmqpatch.bench.broker;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Takes {@link BrokerSample}s: runtime statistics from every master through the admin API (works for remote brokers
@@ -15,6 +17,7 @@ public final class BrokerProbe {
     private final Long brokerPid;
     private final GcMonitor gc;
     private final Map<String, List<Long>> rolePids;
+    private final Set<String> threadRoles = new LinkedHashSet<>();
 
     /**
      * @param brokerPid the broker JVM's pid if it runs on this machine, else null (no CPU figures)
@@ -29,11 +32,21 @@ public final class BrokerProbe {
         this.rolePids = new LinkedHashMap<>(rolePids);
     }
 
+    /**
+     * Also snapshots the threads of the role's process (its first pid) with every sample, as it does the broker's;
+     * returns this probe.
+     */
+    public BrokerProbe threadsOf(String role) {
+        threadRoles.add(role);
+        return this;
+    }
+
     /** Cheap reads first and together (/proc, then the admin call), so the counters describe the same instant. */
     public BrokerSample sample() throws BrokerAdmin.AdminException {
         BrokerSample s = new BrokerSample();
         s.wallNanos = System.nanoTime();
         s.brokerCpuNanos = brokerPid == null ? null : ProcStat.processCpuNanos(brokerPid);
+        s.brokerThreads = brokerPid == null ? null : ThreadSnapshot.of(brokerPid);
         long[] machine = ProcStat.machineCpuNanos();
         s.machineBusyNanos = machine == null ? null : machine[0];
         s.roleCpuNanos = new LinkedHashMap<>();
@@ -49,6 +62,14 @@ public final class BrokerProbe {
             }
             if (any) {
                 s.roleCpuNanos.put(role.getKey(), total);
+            }
+        }
+        s.roleThreads = new LinkedHashMap<>();
+        for (String role : threadRoles) {
+            List<Long> pids = rolePids.get(role);
+            ThreadSnapshot threads = pids == null || pids.isEmpty() ? null : ThreadSnapshot.of(pids.get(0));
+            if (threads != null) {
+                s.roleThreads.put(role, threads);
             }
         }
         long puts = 0;

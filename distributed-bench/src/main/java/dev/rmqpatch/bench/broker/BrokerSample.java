@@ -17,4 +17,8 @@ public final class BrokerSample {
     public Long machineBusyNanos;
     /** CPU time per role (broker, namesrv, agents, coordinator, sink) of the processes this tool started or knows. */
     public Map<String, Long> roleCpuNanos;
+    /** The broker JVM's threads, local brokers only. */
+    public ThreadSnapshot brokerThreads;
+    /** The threads of the processes of the roles {@link BrokerProbe#threadsOf} names (a slave: one process per role). */
+    public Map<String, ThreadSnapshot> roleThreads;
 }

@@ -307,7 +307,8 @@ public final class EfficiencyPlan implements Plan {
             if (c.slaveProcess() != null) {
                 own.add(c.slaveProcess());
             }
-            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), roles(run, i));
+            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), roles(run, i))
+                .threadsOf(SLAVE_ROLE);
             run.brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
         run.windows = new WindowRunner(run.group, run.brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);

@@ -54,6 +54,10 @@ public final class EfficiencyResults {
         public WindowStats storedMsgPerS;
         public WindowStats gcPauseMs;
         public WindowStats otherCpuCores;
+        /** The broker JVM's context switches and CPU by thread group per message, over the interval's windows. */
+        public ThreadFigures threads;
+        /** ms-sync: the slave's, per message the master stored. */
+        public ThreadFigures slaveThreads;
         /** Latency of the interval's windows, their histograms merged. */
         public LatencySummary latencyMs;
         /** Stored msg/s in this variant's last unlimited warm-up window: the probe's saturation estimate. */
@@ -93,6 +97,19 @@ public final class EfficiencyResults {
         public Double min;
         public Double max;
         public int windows;
+    }
+
+    /**
+     * A JVM's threads per message over a variant's interval windows (median, min, max of the windows' figures): all
+     * context switches, voluntary (a thread going to sleep: a hand-off or a wait) and involuntary (preempted), and by
+     * thread group (ThreadCosts.GROUPS, from the thread names: on JDK 8 nearly every thread is "other").
+     */
+    public static final class ThreadFigures {
+        public WindowStats contextSwitchesPerMsg;
+        public WindowStats voluntarySwitchesPerMsg;
+        public WindowStats involuntarySwitchesPerMsg;
+        public Map<String, WindowStats> groupCpuUsPerMsg = new LinkedHashMap<>();
+        public Map<String, WindowStats> groupSwitchesPerMsg = new LinkedHashMap<>();
     }
 
     /** What was pinned and why. */

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.broker.ThreadCosts;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.stats.PairedRatio;
@@ -103,6 +104,8 @@ public final class EfficiencySummary {
             v.storedMsgPerS = stats(used, w -> w.storedMsgPerS);
             v.gcPauseMs = stats(used, w -> w.gcPauseMs);
             v.otherCpuCores = stats(used, w -> w.otherCpuCores);
+            v.threads = threadFigures(used, w -> w.brokerThreads);
+            v.slaveThreads = threadFigures(used, w -> w.slaveThreads);
             for (CpuMeasure m : CpuMeasure.values()) {
                 m.set(v, null);
             }
@@ -121,6 +124,39 @@ public final class EfficiencySummary {
             }
             v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
         }
+    }
+
+    /** Null when no window has thread figures (remote brokers, not Linux). */
+    static EfficiencyResults.ThreadFigures threadFigures(List<Window> used, Function<Window, ThreadCosts> of) {
+        List<ThreadCosts> costs = new ArrayList<>();
+        List<Window> with = new ArrayList<>();
+        for (Window w : used) {
+            if (of.apply(w) != null) {
+                with.add(w);
+                costs.add(of.apply(w));
+            }
+        }
+        if (costs.isEmpty()) {
+            return null;
+        }
+        EfficiencyResults.ThreadFigures t = new EfficiencyResults.ThreadFigures();
+        t.contextSwitchesPerMsg = stats(with, w -> of.apply(w).contextSwitchesPerMsg);
+        t.voluntarySwitchesPerMsg = stats(with, w -> of.apply(w).voluntarySwitchesPerMsg);
+        t.involuntarySwitchesPerMsg = stats(with, w -> of.apply(w).involuntarySwitchesPerMsg);
+        for (String g : ThreadCosts.GROUPS) {
+            EfficiencyResults.WindowStats cpu = stats(with, w -> {
+                ThreadCosts.Group x = of.apply(w).groups.get(g);
+                return x == null ? null : x.cpuUsPerMsg;
+            });
+            if (cpu.windows > 0) {
+                t.groupCpuUsPerMsg.put(g, cpu);
+                t.groupSwitchesPerMsg.put(g, stats(with, w -> {
+                    ThreadCosts.Group x = of.apply(w).groups.get(g);
+                    return x == null ? null : x.voluntarySwitchesPerMsg + x.involuntarySwitchesPerMsg;
+                }));
+            }
+        }
+        return t;
     }
 
     private static void relate(EfficiencyResults.CpuFigure f, List<Double> ratios) {

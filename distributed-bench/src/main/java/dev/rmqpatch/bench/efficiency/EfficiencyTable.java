@@ -1,8 +1,10 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.broker.ThreadCosts;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.Table;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -74,6 +76,7 @@ public final class EfficiencyTable {
                     Format.num(c.sdLogRatio, 4)));
             }
         }
+        s.append(threads(r));
         if (!r.probe.saturatedMsgPerS.isEmpty()) {
             List<String> sat = new ArrayList<>();
             r.probe.saturatedMsgPerS.forEach((v, x) -> sat.add(v + " " + Format.num(x, 0)));
@@ -93,6 +96,51 @@ public final class EfficiencyTable {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /**
+     * Per JVM (each variant's broker, and its slave in ms-sync): context switches per message and CPU per message by
+     * thread group, medians over the interval's windows; empty when no window has thread figures.
+     */
+    static String threads(EfficiencyResults r) {
+        List<String> groups = new ArrayList<>();
+        for (String g : ThreadCosts.GROUPS) {
+            for (EfficiencyResults.VariantResult v : r.variants) {
+                for (EfficiencyResults.ThreadFigures t : Arrays.asList(v.threads, v.slaveThreads)) {
+                    if (t != null && t.groupCpuUsPerMsg.containsKey(g) && !groups.contains(g)) {
+                        groups.add(g);
+                    }
+                }
+            }
+        }
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("JVM", "cs/msg", "voluntary", "involuntary"));
+        for (String g : groups) {
+            header.add(g + " us");
+        }
+        rows.add(header.toArray(new String[0]));
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            addThreadRow(rows, v.name, v.threads, groups);
+            addThreadRow(rows, v.name + " slave", v.slaveThreads, groups);
+        }
+        if (rows.size() == 1) {
+            return "";
+        }
+        return "\nthreads per message stored (medians over the interval's windows, from /proc/PID/task): context switches, "
+            + "and CPU us by thread group (from the thread names; JDK 8 leaves most threads unnamed: \"other\")\n" + Table.render(rows);
+    }
+
+    private static void addThreadRow(List<String[]> rows, String jvm, EfficiencyResults.ThreadFigures t, List<String> groups) {
+        if (t == null) {
+            return;
+        }
+        List<String> row = new ArrayList<>(List.of(jvm, Format.num(t.contextSwitchesPerMsg.median, 2),
+            Format.num(t.voluntarySwitchesPerMsg.median, 2), Format.num(t.involuntarySwitchesPerMsg.median, 2)));
+        for (String g : groups) {
+            EfficiencyResults.WindowStats c = t.groupCpuUsPerMsg.get(g);
+            row.add(c == null ? "-" : Format.num(c.median, 1));
+        }
+        rows.add(row.toArray(new String[0]));
     }
 
     private static String ratio(Double v) {

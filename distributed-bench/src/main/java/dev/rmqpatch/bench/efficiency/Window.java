@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.broker.ThreadCosts;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
@@ -37,6 +38,10 @@ public final class Window {
     /** ms-sync: master + slave JVM CPU over the window per message the master stored: what the pair costs. */
     public Double pairCpuUsPerMsg;
     public Double storedBytesPerMsg;
+    /** The broker JVM's threads over the window, per message stored: context switches, CPU by thread group. */
+    public ThreadCosts brokerThreads;
+    /** ms-sync: the slave JVM's, per message the master stored. */
+    public ThreadCosts slaveThreads;
     public Double gcPauseMs;
     /** Busy CPU of the machine not explained by any process of the run, cores: other load. */
     public Double otherCpuCores;

@@ -183,6 +183,8 @@ final class WindowRunner {
         w.brokerCpuUsPerMsg = f.cpuUsPerMsg;
         w.brokerCores = f.brokerCores;
         w.storedBytesPerMsg = f.storedBytesPerMsg;
+        w.brokerThreads = f.brokerThreads;
+        w.slaveThreads = f.roleThreads == null ? null : f.roleThreads.get(EfficiencyPlan.SLAVE_ROLE);
         w.gcPauseMs = f.gcPauseMillis;
         w.otherCpuCores = f.otherCores;
         Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyPlan.SLAVE_ROLE);

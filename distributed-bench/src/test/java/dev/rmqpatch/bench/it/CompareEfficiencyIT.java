@@ -92,6 +92,13 @@ class CompareEfficiencyIT {
             JsonObject cpu = v.getAsJsonObject("brokerCpuUsPerMsg");
             assertTrue(cpu.get("median").getAsDouble() > 0, v.toString());
             assertTrue(v.getAsJsonObject("storedBytesPerMsg").get("median").getAsDouble() > 300);
+            JsonObject threads = v.getAsJsonObject("threads");
+            assertTrue(threads.getAsJsonObject("contextSwitchesPerMsg").get("median").getAsDouble() > 0, threads.toString());
+            if (v.get("name").getAsString().equals("4.9.0-tuned")) {
+                // JDK 17 gives the kernel the thread names: the send executor and netty's threads are told apart.
+                assertTrue(threads.getAsJsonObject("groupCpuUsPerMsg").has("send"), threads.toString());
+                assertTrue(threads.getAsJsonObject("groupCpuUsPerMsg").has("netty-io"), threads.toString());
+            }
             JsonObject profile = v.getAsJsonObject("profile");
             assertTrue(profile.get("samples").getAsLong() > 0, profile.toString());
             double areas = 0;
@@ -143,6 +150,7 @@ class CompareEfficiencyIT {
 
         String table = Files.readString(out.resolve("table.txt"));
         assertTrue(table.contains("x 4.9.0-tuned") && table.contains("95% CI"), table);
+        assertTrue(table.contains("threads per message stored") && table.contains("cs/msg"), table);
         assertTrue(table.contains("where the broker's CPU goes") && table.contains("top 15 self-time methods"), table);
         assertTrue(Files.size(out.resolve("chart.png")) > 1000);
         assertNothingLeft(out);
@@ -164,6 +172,8 @@ class CompareEfficiencyIT {
             JsonObject v = e.getAsJsonObject();
             assertNotNull(v.getAsJsonObject("slaveCpuUsPerMsg"), v.toString());
             assertTrue(v.getAsJsonObject("slaveCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+            assertTrue(v.getAsJsonObject("slaveThreads").getAsJsonObject("contextSwitchesPerMsg").get("median").getAsDouble() > 0,
+                v.toString());
         }
         for (JsonElement w : r.getAsJsonArray("warnings")) {
             assertTrue(!w.getAsString().contains("replication"), w.getAsString());

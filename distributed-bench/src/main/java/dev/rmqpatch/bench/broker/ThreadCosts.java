@@ -1,0 +1,106 @@
+package dev.rmqpatch.bench.broker;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a broker JVM's threads cost per stored message between two {@link ThreadSnapshot}s, by thread group (which
+ * part of the broker a thread belongs to, from its name), plus the whole JVM's context switches per message: how many
+ * times per message a thread went to sleep (voluntary: a hand-off or a wait) or was preempted (involuntary).
+ */
+public final class ThreadCosts {
+    /** The groups, in table order; a thread whose name matches none is "other" (JDK 8 names almost every thread "java"). */
+    public static final List<String> GROUPS = List.of("netty-io", "netty-codec", "send", "pull", "replication", "store", "gc", "jit", "other");
+
+    /** One group's figures per message. */
+    public static final class Group {
+        public double cpuUsPerMsg;
+        public double voluntarySwitchesPerMsg;
+        public double involuntarySwitchesPerMsg;
+        /** Threads of the group seen at the window's end. */
+        public int threads;
+    }
+
+    /** All threads: voluntary + involuntary context switches per message. */
+    public Double contextSwitchesPerMsg;
+    public Double voluntarySwitchesPerMsg;
+    public Double involuntarySwitchesPerMsg;
+    /** By group name (see {@link #GROUPS}); groups without threads are left out. */
+    public Map<String, Group> groups = new LinkedHashMap<>();
+
+    /** Null when a snapshot is missing or no message was stored. */
+    public static ThreadCosts between(ThreadSnapshot start, ThreadSnapshot end, Long messages) {
+        if (start == null || end == null || messages == null || messages <= 0) {
+            return null;
+        }
+        Map<String, long[]> sums = new LinkedHashMap<>();
+        for (String g : GROUPS) {
+            sums.put(g, new long[4]);
+        }
+        for (Map.Entry<Long, ThreadSnapshot.Task> e : end.tasks.entrySet()) {
+            ThreadSnapshot.Task now = e.getValue();
+            ThreadSnapshot.Task before = start.tasks.get(e.getKey());
+            if (before != null && !before.name.equals(now.name)) {
+                before = null; // a thread id reused by a new thread
+            }
+            long[] s = sums.get(groupOf(now.name));
+            s[0] += now.cpuNanos - (before == null ? 0 : before.cpuNanos);
+            s[1] += now.voluntarySwitches - (before == null ? 0 : before.voluntarySwitches);
+            s[2] += now.involuntarySwitches - (before == null ? 0 : before.involuntarySwitches);
+            s[3]++;
+        }
+        ThreadCosts c = new ThreadCosts();
+        long voluntary = 0;
+        long involuntary = 0;
+        for (Map.Entry<String, long[]> e : sums.entrySet()) {
+            long[] s = e.getValue();
+            voluntary += s[1];
+            involuntary += s[2];
+            if (s[3] == 0) {
+                continue;
+            }
+            Group g = new Group();
+            g.cpuUsPerMsg = s[0] / 1000.0 / messages;
+            g.voluntarySwitchesPerMsg = (double) s[1] / messages;
+            g.involuntarySwitchesPerMsg = (double) s[2] / messages;
+            g.threads = (int) s[3];
+            c.groups.put(e.getKey(), g);
+        }
+        c.voluntarySwitchesPerMsg = (double) voluntary / messages;
+        c.involuntarySwitchesPerMsg = (double) involuntary / messages;
+        c.contextSwitchesPerMsg = (double) (voluntary + involuntary) / messages;
+        return c;
+    }
+
+    /** The group of a thread, from the kernel's copy of its name (the first 15 characters of the Java name). */
+    static String groupOf(String name) {
+        if (name.startsWith("NettyServerCode")) {
+            return "netty-codec";
+        }
+        if (name.startsWith("Netty")) {
+            return "netty-io";
+        }
+        if (name.startsWith("SendMessageThre")) {
+            return "send";
+        }
+        if (name.startsWith("PullMessageThre")) {
+            return "pull";
+        }
+        if (name.startsWith("ReadSocketServi") || name.startsWith("WriteSocketServ") || name.startsWith("HAClient")
+            || name.startsWith("GroupTransferSe") || name.startsWith("AcceptSocketSer")) {
+            return "replication";
+        }
+        if (name.startsWith("ReputMessageSer") || name.startsWith("FlushRealTimeSe") || name.startsWith("CommitRealTimeS")
+            || name.startsWith("FlushConsumeQue") || name.startsWith("GroupCommitServ") || name.startsWith("AllocateMapped")) {
+            return "store";
+        }
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Thread")) {
+            return "gc";
+        }
+        if (name.contains("CompilerThre")) {
+            return "jit";
+        }
+        return "other";
+    }
+}

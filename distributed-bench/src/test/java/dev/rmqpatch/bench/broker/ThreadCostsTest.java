@@ -1,0 +1,114 @@
+package dev.rmqpatch.bench.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ThreadCostsTest {
+
+    private static final String STATUS = "Name:\tx\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t%d\n";
+
+    private static ThreadSnapshot.Task task(String name, long ticks, long voluntary, long involuntary) {
+        String stat = "1 (" + name + ") S 1 1 1 0 -1 0 0 0 0 0 " + ticks + " 0 0 0 20 0 1 0 100 0 0";
+        return ThreadSnapshot.parse(stat, String.format(STATUS, voluntary, involuntary));
+    }
+
+    @Test
+    void aTaskIsReadFromItsStatLineAndStatusFile() {
+        ThreadSnapshot.Task t = ThreadSnapshot.parse("77 (Netty (x) y) S 1 1 1 0 -1 0 0 0 0 0 30 12 0 0 20 0 1 0 100 0 0",
+            String.format(STATUS, 5, 2));
+        assertEquals("Netty (x) y", t.name);
+        assertEquals(ProcStat.ticksToNanos(42), t.cpuNanos);
+        assertEquals(5, t.voluntarySwitches);
+        assertEquals(2, t.involuntarySwitches);
+    }
+
+    @Test
+    void costsAreDeltasPerMessageByGroupWithNewAndReusedThreadsCountedFromZero() {
+        Map<Long, ThreadSnapshot.Task> a = new LinkedHashMap<>();
+        a.put(1L, task("NettyServerNIOS", 100, 10, 1));
+        a.put(2L, task("SendMessageThre", 50, 20, 2));
+        a.put(3L, task("ReputMessageSer", 10, 100, 0));
+        a.put(4L, task("C2 CompilerThre", 500, 1, 1));
+        Map<Long, ThreadSnapshot.Task> b = new LinkedHashMap<>();
+        b.put(1L, task("NettyServerNIOS", 300, 1010, 101));
+        b.put(2L, task("SendMessageThre", 150, 520, 2));
+        b.put(3L, task("ReputMessageSer", 20, 1100, 0));
+        b.put(4L, task("WriteSocketServ", 7, 3, 0)); // thread id 4 reused by a new thread: counted from zero
+        b.put(5L, task("java", 1, 1, 1)); // a new thread
+        ThreadCosts c = ThreadCosts.between(new ThreadSnapshot(a), new ThreadSnapshot(b), 100L);
+        assertNotNull(c);
+        double tickUs = ProcStat.ticksToNanos(1) / 1000.0;
+        assertEquals(200 * tickUs / 100, c.groups.get("netty-io").cpuUsPerMsg, 1e-9);
+        assertEquals(10.0, c.groups.get("netty-io").voluntarySwitchesPerMsg, 1e-9);
+        assertEquals(1.0, c.groups.get("netty-io").involuntarySwitchesPerMsg, 1e-9);
+        assertEquals(100 * tickUs / 100, c.groups.get("send").cpuUsPerMsg, 1e-9);
+        assertEquals(7 * tickUs / 100, c.groups.get("replication").cpuUsPerMsg, 1e-9);
+        assertEquals(1, c.groups.get("other").threads);
+        assertFalse(c.groups.containsKey("jit"), "the compiler thread is gone at the end");
+        long voluntary = 1000 + 500 + 1000 + 3 + 1;
+        long involuntary = 100 + 0 + 0 + 0 + 1;
+        assertEquals(voluntary / 100.0, c.voluntarySwitchesPerMsg, 1e-9);
+        assertEquals(involuntary / 100.0, c.involuntarySwitchesPerMsg, 1e-9);
+        assertEquals((voluntary + involuntary) / 100.0, c.contextSwitchesPerMsg, 1e-9);
+    }
+
+    @Test
+    void noFiguresWithoutBothSnapshotsOrWithoutMessages() {
+        ThreadSnapshot s = new ThreadSnapshot(Map.of(1L, task("x", 1, 1, 1)));
+        assertNull(ThreadCosts.between(null, s, 10L));
+        assertNull(ThreadCosts.between(s, null, 10L));
+        assertNull(ThreadCosts.between(s, s, 0L));
+        assertNull(ThreadCosts.between(s, s, null));
+    }
+
+    @Test
+    void brokerThreadNamesFallIntoTheirGroups() {
+        assertEquals("netty-codec", ThreadCosts.groupOf("NettyServerCode"));
+        assertEquals("netty-io", ThreadCosts.groupOf("NettyServerNIOS"));
+        assertEquals("netty-io", ThreadCosts.groupOf("NettyEPOLLSelec"));
+        assertEquals("send", ThreadCosts.groupOf("SendMessageThre"));
+        assertEquals("pull", ThreadCosts.groupOf("PullMessageThre"));
+        assertEquals("replication", ThreadCosts.groupOf("HAClient"));
+        assertEquals("replication", ThreadCosts.groupOf("GroupTransferSe"));
+        assertEquals("store", ThreadCosts.groupOf("FlushRealTimeSe"));
+        assertEquals("gc", ThreadCosts.groupOf("G1 Conc#0"));
+        assertEquals("gc", ThreadCosts.groupOf("GC Thread#1"));
+        assertEquals("jit", ThreadCosts.groupOf("C1 CompilerThre"));
+        assertEquals("other", ThreadCosts.groupOf("java"));
+        for (String g : new String[] {"netty-io", "netty-codec", "send", "pull", "replication", "store", "gc", "jit", "other"}) {
+            assertTrue(ThreadCosts.GROUPS.contains(g), g);
+        }
+    }
+
+    @Test
+    void theOwnProcessThreadsAreReadableAndCountUp() throws Exception {
+        long pid = ProcessHandle.current().pid();
+        ThreadSnapshot before = ThreadSnapshot.of(pid);
+        assertNotNull(before);
+        Thread t = new Thread(() -> {
+            for (int i = 0; i < 20; i++) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "SendMessageThread_test");
+        t.start();
+        Thread.sleep(5);
+        ThreadSnapshot during = ThreadSnapshot.of(pid);
+        t.join();
+        assertTrue(during.tasks.values().stream().anyMatch(x -> x.name.equals("SendMessageThre")), "JDK 17 names the thread");
+        ThreadSnapshot after = ThreadSnapshot.of(pid);
+        ThreadCosts c = ThreadCosts.between(before, after, 1L);
+        assertTrue(c.voluntarySwitchesPerMsg > 0, "the JVM's threads slept and woke");
+        assertNull(ThreadSnapshot.of(Long.MAX_VALUE));
+    }
+}
