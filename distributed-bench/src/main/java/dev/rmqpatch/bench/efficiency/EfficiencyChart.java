@@ -22,7 +22,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * latency per window (the rate was below saturation if it stayed flat).
  */
 public final class EfficiencyChart {
-    private static final Color[] COLORS = {new Color(0x1F, 0x77, 0xB4), new Color(0xD6, 0x27, 0x28), new Color(0x2C, 0xA0, 0x2C),
+    static final Color[] COLORS = {new Color(0x1F, 0x77, 0xB4), new Color(0xD6, 0x27, 0x28), new Color(0x2C, 0xA0, 0x2C),
         new Color(0xFF, 0x7F, 0x0E), new Color(0x94, 0x67, 0xBD), new Color(0x8C, 0x56, 0x4B)};
 
     private EfficiencyChart() {
@@ -40,7 +40,7 @@ public final class EfficiencyChart {
         BitmapEncoder.saveBitmap(charts, 1, charts.size(), base, BitmapEncoder.BitmapFormat.PNG);
     }
 
-    private static XYChart chart(String title, String xTitle, String yTitle) {
+    static XYChart chart(String title, String xTitle, String yTitle) {
         XYChart chart = new XYChartBuilder().width(560).height(420).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
@@ -126,7 +126,7 @@ public final class EfficiencyChart {
     }
 
     /** A horizontal line; only solid ones are named in the legend, which has room for a few entries only. */
-    private static XYSeries line(XYChart chart, String name, List<Number> x, double y, Color color, boolean dashed) {
+    static XYSeries line(XYChart chart, String name, List<Number> x, double y, Color color, boolean dashed) {
         XYSeries s = chart.addSeries(name, x, List.of(y, y));
         s.setShowInLegend(!dashed);
         s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
@@ -137,7 +137,7 @@ public final class EfficiencyChart {
         return s;
     }
 
-    private static void placeholderIfEmpty(XYChart chart) {
+    static void placeholderIfEmpty(XYChart chart) {
         if (chart.getSeriesMap().isEmpty()) {
             XYSeries s = chart.addSeries("no data", List.of(0), List.of(0));
             s.setMarker(SeriesMarkers.NONE);

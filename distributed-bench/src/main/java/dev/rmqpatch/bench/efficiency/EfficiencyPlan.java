@@ -29,7 +29,6 @@ import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import dev.rmqpatch.bench.workload.Workload;
-import dev.rmqpatch.cluster.ChildProcesses;
 import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.cluster.Topology;
@@ -39,11 +38,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code compare --efficiency}: broker CPU per message of every variant at one fixed rate below saturation, from
@@ -80,6 +77,9 @@ public final class EfficiencyPlan implements Plan {
         + "pairs pinned and 3 unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count "
         + "(needs --pairs >= 12, else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")
         .defaultingTo(PinMode.AUTO, "auto");
+    static final Flag<Integer> RUNS = Flag.whole("--runs", "N", 1, "whole runs, one after another, each with fresh brokers, agents, "
+        + "warm-up and rate probe and the variants' order rotated by one; the ratio across runs (t interval over the runs' ratios) "
+        + "is the result, each run's own in run-<k>/").defaultingTo(1);
 
     private RunOptions o;
     private PrintStream out;
@@ -91,6 +91,13 @@ public final class EfficiencyPlan implements Plan {
     private int pairs;
     private boolean keptPinned;
     private String profileTable;
+    /** --runs N > 1: the series this plan hands the run to. */
+    private RepeatedRuns series;
+
+    /** This run's results (one run of several reads them after its context has finished). */
+    EfficiencyResults results() {
+        return results;
+    }
 
     @Override
     public Flag<Boolean> selector() {
@@ -125,7 +132,7 @@ public final class EfficiencyPlan implements Plan {
 
     @Override
     public List<Flag<?>> flags() {
-        return List.of(WINDOW, PAIRS, PIN);
+        return List.of(WINDOW, PAIRS, PIN, RUNS);
     }
 
     @Override
@@ -159,6 +166,7 @@ public final class EfficiencyPlan implements Plan {
         options.windowSeconds = a.get(WINDOW);
         options.pairs = a.get(PAIRS);
         options.pin = a.get(PIN);
+        options.runs = a.get(RUNS);
         if (options.workload.hasConsumers()) {
             // Its windows switch the producers between warm clusters; consumers would keep pulling from the cluster the
             // load just left, so a window's broker CPU would no longer be that window's work alone.
@@ -195,6 +203,11 @@ public final class EfficiencyPlan implements Plan {
         this.ctx = context;
         this.o = context.options();
         this.out = context.out();
+        if (o.runs > 1) {
+            series = new RepeatedRuns(o, out);
+            series.run(context);
+            return;
+        }
         for (Variant v : o.variants) {
             names.add(v.name());
             // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
@@ -237,6 +250,10 @@ public final class EfficiencyPlan implements Plan {
 
     @Override
     public void ended(String error) {
+        if (series != null) {
+            series.ended(error);
+            return;
+        }
         results.status = error == null ? "ok" : "failed";
         results.error = error;
     }
@@ -307,7 +324,7 @@ public final class EfficiencyPlan implements Plan {
             if (c.slaveProcess() != null) {
                 own.add(c.slaveProcess());
             }
-            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), roles(run, i))
+            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), RoleAccounting.of(run.clusters, i, ctx.baseRoles()))
                 .threadsOf(SLAVE_ROLE);
             run.brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
@@ -330,40 +347,6 @@ public final class EfficiencyPlan implements Plan {
         r.sendTimeoutMs = 3000;
         r.maxOutstanding = 1000;
         return r;
-    }
-
-    /** CPU accounting per role for variant {@code i}'s windows: its broker, its slave, and every other process of the run. */
-    private Map<String, List<Long>> roles(Run run, int i) {
-        Map<String, List<Long>> roles = new LinkedHashMap<>();
-        LocalCluster own = run.clusters.get(i);
-        roles.put("broker", List.of(own.brokerPid()));
-        if (own.slaveProcess() != null) {
-            roles.put(SLAVE_ROLE, List.of(own.slaveProcess().pid()));
-        }
-        List<Long> idle = new ArrayList<>();
-        List<Long> namesrvs = new ArrayList<>();
-        for (LocalCluster c : run.clusters) {
-            namesrvs.add(c.namesrvPid());
-            if (c != own) {
-                idle.add(c.brokerPid());
-                if (c.slaveProcess() != null) {
-                    idle.add(c.slaveProcess().pid());
-                }
-            }
-        }
-        roles.put("idle brokers", idle);
-        roles.put("namesrv", namesrvs);
-        roles.putAll(ctx.baseRoles());
-        Set<Long> known = new LinkedHashSet<>();
-        roles.values().forEach(known::addAll);
-        List<Long> helpers = new ArrayList<>();
-        for (ManagedProcess p : ChildProcesses.live()) {
-            if (!known.contains(p.pid())) {
-                helpers.add(p.pid());
-            }
-        }
-        roles.put("helpers", helpers);
-        return roles;
     }
 
     /** Pins or unpins; returns the state actually in force. */
@@ -578,6 +561,10 @@ public final class EfficiencyPlan implements Plan {
     @Override
     public void finish(RunContext context) {
         if (o == null) {
+            return;
+        }
+        if (series != null) {
+            series.finish(context);
             return;
         }
         try {

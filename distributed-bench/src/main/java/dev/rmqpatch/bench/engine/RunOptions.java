@@ -3,7 +3,10 @@ package dev.rmqpatch.bench.engine;
 import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.cluster.Topology;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,4 +46,28 @@ public final class RunOptions {
     public int windowSeconds;
     public int pairs;
     public PinMode pin = PinMode.AUTO;
+    /** --runs: whole efficiency runs, each with fresh brokers and agents; 1 = one run. */
+    public int runs = 1;
+
+    /** A copy of every field (lists and maps copied, the rest shared), for one run of several. */
+    public RunOptions copy() {
+        RunOptions c = new RunOptions();
+        for (Field f : RunOptions.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            try {
+                Object v = f.get(this);
+                if (v instanceof List) {
+                    v = new ArrayList<>((List<?>) v);
+                } else if (v instanceof Map) {
+                    v = new LinkedHashMap<>((Map<?, ?>) v);
+                }
+                f.set(c, v);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return c;
+    }
 }

@@ -19,11 +19,13 @@ import java.util.regex.Pattern;
  * <p>A suffix {@code @8} runs the variant's servers on JDK 8 (the one {@code scripts/jdk8.sh} provides, or
  * {@code -Drmqpatch.jdk8.home}); {@code @N} with N the harness's own JDK feature version runs them on the harness's JDK.
  * Without a suffix they run on the JAVA_HOME (else the java on PATH) the harness inherited. {@code 4.9.0-tuned@8} and
- * {@code 4.9.0-patched@8} compare the two on JDK 8.
+ * {@code 4.9.0-patched@8} compare the two on JDK 8. A final {@code #N} names another copy of the same variant (same
+ * distribution, conf and JDK, its own brokers): {@code --variants 4.9.0-tuned,4.9.0-tuned#2} is an A/A comparison, whose
+ * interval should contain 1.0.
  */
 public final class Variant {
     private static final Pattern NAME =
-        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?");
+        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
 
     /** The JDK feature version the harness runs on: {@code @N} of it means "this JDK". */
     private static final int HARNESS_JDK = Runtime.version().feature();
@@ -48,8 +50,8 @@ public final class Variant {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("variant '" + name + "' is not <version>, <version>-tuned, <version>-patched"
-                + " or <version>-patched-without-ID[+ID...], each optionally followed by @<JDK> (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7,"
-                + " 4.9.0-patched@8)");
+                + " or <version>-patched-without-ID[+ID...], each optionally followed by @<JDK> and by #<N> for another copy of the same"
+                + " (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7, 4.9.0-patched@8, 4.9.0-tuned#2)");
         }
         String suffix = m.group(2);
         boolean patched = suffix != null && suffix.startsWith("-patched");

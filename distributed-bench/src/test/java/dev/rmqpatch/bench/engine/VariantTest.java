@@ -55,6 +55,21 @@ class VariantTest {
     }
 
     @Test
+    void aCopySuffixNamesAnotherCopyOfTheSameVariant() {
+        Variant a = Variant.parse("4.9.0-tuned");
+        Variant b = Variant.parse("4.9.0-tuned#2");
+        assertEquals("4.9.0-tuned#2", b.name());
+        assertEquals(a.distName(), b.distName());
+        assertEquals(a.confName(), b.confName());
+        assertEquals(a.jvmOptions(), b.jvmOptions());
+        Variant c = Variant.parse("4.9.0-patched-without-P7@8#3");
+        assertEquals(8, c.jdk());
+        assertEquals(List.of("P7"), c.disabledPatches());
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-tuned#"));
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-tuned#x"));
+    }
+
+    @Test
     void anUnknownJdkIsRefusedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-patched@7"));
         assertTrue(e.getMessage().contains("@8") && e.getMessage().contains("JDK 7"), e.getMessage());

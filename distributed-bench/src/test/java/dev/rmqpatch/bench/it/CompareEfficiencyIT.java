@@ -181,4 +181,50 @@ class CompareEfficiencyIT {
         assertTrue(Files.readString(out.resolve("table.txt")).contains("slave us/msg"));
         assertNothingLeft(out);
     }
+
+    @Test
+    void runsGiveARatioAcrossRunsWithEachRunsOwnResults() throws Exception {
+        Dists.stock();
+        Path out = dir.resolve("runs");
+        // An A/A comparison (the same variant twice, its own brokers each) over two whole runs.
+        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-tuned#2", "--runs", "2", "--pairs", "2", "--window", "1",
+            "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+            dir.resolve("runs.log"));
+        assertTrue(printed.contains("run 2 of 2") && printed.contains("variants in the order [4.9.0-tuned#2, 4.9.0-tuned]"), printed);
+        JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", r.get("status").getAsString(), printed);
+        assertEquals(2, r.get("runsCompleted").getAsInt());
+        JsonArray runs = r.getAsJsonArray("runs");
+        assertEquals(2, runs.size());
+        double product = 1;
+        for (int k = 1; k <= 2; k++) {
+            JsonObject one = JsonParser.parseString(Files.readString(out.resolve("run-" + k).resolve("results.json"))).getAsJsonObject();
+            assertEquals("ok", one.get("status").getAsString());
+            double ratio = 0;
+            for (JsonElement v : one.getAsJsonArray("variants")) {
+                if (v.getAsJsonObject().get("name").getAsString().equals("4.9.0-tuned#2")) {
+                    ratio = v.getAsJsonObject().getAsJsonObject("brokerCpuUsPerMsg").get("ratio").getAsDouble();
+                }
+            }
+            assertTrue(ratio > 0, one.toString());
+            assertEquals(ratio, runs.get(k - 1).getAsJsonObject().getAsJsonObject("ratios").getAsJsonObject("4.9.0-tuned#2")
+                .getAsJsonObject("brokerCpuUsPerMsg").get("ratio").getAsDouble(), 1e-9);
+            product *= ratio;
+            assertTrue(Files.size(out.resolve("run-" + k).resolve("chart.png")) > 1000);
+        }
+        JsonObject across = null;
+        for (JsonElement v : r.getAsJsonArray("variants")) {
+            if (v.getAsJsonObject().get("name").getAsString().equals("4.9.0-tuned#2")) {
+                across = v.getAsJsonObject().getAsJsonObject("figures").getAsJsonObject("brokerCpuUsPerMsg");
+            }
+        }
+        assertNotNull(across, r.toString());
+        assertEquals(Math.sqrt(product), across.get("ratio").getAsDouble(), 1e-9, "the geometric mean of the runs' ratios");
+        assertEquals(2, across.getAsJsonArray("ratioCi95").size());
+        assertEquals("unresolved", across.get("verdict").getAsString(), "two runs never resolve");
+        String table = Files.readString(out.resolve("table.txt"));
+        assertTrue(table.contains("across runs") && table.contains("95% CI (t over runs)"), table);
+        assertTrue(Files.size(out.resolve("chart.png")) > 1000);
+        assertNothingLeft(out);
+    }
 }

@@ -1,0 +1,78 @@
+package dev.rmqpatch.bench.efficiency;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The results.json of {@code compare --efficiency --runs N}: each run's own results are in {@code run-<k>/}; this file
+ * lists each run's ratios and the ratio across runs (docs/harness/results-json.md).
+ */
+public final class AcrossRunsResults {
+    public static final String ESTIMATOR = "across runs: geometric mean of the runs' ratios (each run's own paired estimate), 95% CI = "
+        + "Student-t over the runs' log ratios (n - 1 degrees of freedom); resolved = the CI excludes 1.0 over at least "
+        + AcrossRunsResults.MIN_RUNS_FOR_VERDICT + " runs. Each run has fresh brokers, agents, stores, warm-up and rate probe, and "
+        + "the variants' order rotated by one, so the interval includes what changes from run to run";
+    public static final int MIN_RUNS_FOR_VERDICT = 3;
+
+    /** "ok", "failed" (with error; the runs completed are still here) or "running". */
+    public String status = "running";
+    public String error;
+    public final String mode = "efficiency";
+    public int runsPlanned;
+    public int runsCompleted;
+    public String baseline;
+    /** As in one run's results: BROKER, or PAIR in ms-sync. */
+    public String mainFigure;
+    public String estimator = ESTIMATOR;
+    public List<RunEntry> runs = new ArrayList<>();
+    public List<VariantAcrossRuns> variants = new ArrayList<>();
+    public List<String> warnings = new ArrayList<>();
+    public Map<String, Object> metadata = new LinkedHashMap<>();
+
+    /** One run, as its own results.json summarises it. */
+    public static final class RunEntry {
+        public int run;
+        /** Its output folder, relative to this file. */
+        public String folder;
+        public String status;
+        public List<String> order;
+        public Double rateMsgPerS;
+        /** Whether its interval's windows ran pinned. */
+        public Boolean pinned;
+        public int pairsMeasured;
+        /** Per variant (not the baseline) and figure: that run's ratio and intervals. */
+        public Map<String, Map<String, RunRatio>> ratios = new LinkedHashMap<>();
+    }
+
+    /** One figure of one variant in one run. */
+    public static final class RunRatio {
+        public Double ratio;
+        public double[] ratioCi95;
+        public double[] ratioCi95TCheck;
+        public Integer pairs;
+    }
+
+    /** One variant across the runs, per figure (brokerCpuUsPerMsg; in ms-sync pairCpuUsPerMsg and slaveCpuUsPerMsg too). */
+    public static final class VariantAcrossRuns {
+        public String name;
+        public Map<String, AcrossFigure> figures = new LinkedHashMap<>();
+    }
+
+    /** The runs' ratios of one figure and their mean with its interval. */
+    public static final class AcrossFigure {
+        /** Each completed run's ratio, in run order; a run without one is left out. */
+        public List<Double> runRatios = new ArrayList<>();
+        /** Each run's median CPU us/msg of this variant. */
+        public List<Double> runMedians = new ArrayList<>();
+        public Double ratio;
+        /** [low, high], Student-t over the runs' log ratios; null below two runs. */
+        public double[] ratioCi95;
+        public Double halfWidth;
+        /** Standard deviation of the runs' log ratios: the scatter from run to run. */
+        public Double sdLogRatio;
+        public int runs;
+        public String verdict;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rmqpatch.bench.efficiency;
+
+import dev.rmqpatch.bench.report.Format;
+import dev.rmqpatch.bench.report.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The text that compare --efficiency --runs N prints at the end and writes to table.txt. */
+final class AcrossRunsTable {
+
+    private AcrossRunsTable() {
+    }
+
+    static String render(AcrossRunsResults a) {
+        StringBuilder s = new StringBuilder();
+        CpuMeasure main = a.mainFigure == null ? CpuMeasure.BROKER : CpuMeasure.valueOf(a.mainFigure);
+        s.append(String.format(Locale.ROOT, "efficiency across %d run(s) of %d: %s CPU per message, ratio to %s%n", a.runsCompleted,
+            a.runsPlanned, main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : "broker", a.baseline));
+        List<String[]> runs = new ArrayList<>();
+        runs.add(new String[] {"run", "status", "order", "msg/s", "pinned", "pairs", "variant", main.label + " x", "95% CI (bootstrap)",
+            "95% CI (t)"});
+        for (AcrossRunsResults.RunEntry e : a.runs) {
+            boolean first = true;
+            for (var v : e.ratios.entrySet()) {
+                AcrossRunsResults.RunRatio r = v.getValue().get(main.field);
+                runs.add(new String[] {first ? Integer.toString(e.run) : "", first ? e.status : "", first ? String.join(",", e.order) : "",
+                    first ? Format.num(e.rateMsgPerS, 0) : "", first ? String.valueOf(e.pinned) : "",
+                    first ? Integer.toString(e.pairsMeasured) : "", v.getKey(), r == null ? "-" : ratio(r.ratio),
+                    r == null ? "-" : interval(r.ratioCi95), r == null ? "-" : interval(r.ratioCi95TCheck)});
+                first = false;
+            }
+            if (first) {
+                runs.add(new String[] {Integer.toString(e.run), e.status, String.join(",", e.order), Format.num(e.rateMsgPerS, 0),
+                    String.valueOf(e.pinned), Integer.toString(e.pairsMeasured), "-", "-", "-", "-"});
+            }
+        }
+        s.append(Table.render(runs)).append('\n');
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("variant", main.label + " us/msg (run medians)", "x " + a.baseline + " across runs",
+            "95% CI (t over runs)", "+/-", "sd of run log ratios", "runs", "verdict"));
+        rows.add(header.toArray(new String[0]));
+        for (CpuMeasure m : main.reported()) {
+            for (AcrossRunsResults.VariantAcrossRuns v : a.variants) {
+                AcrossRunsResults.AcrossFigure f = v.figures.get(m.field);
+                if (f == null) {
+                    continue;
+                }
+                List<String> medians = new ArrayList<>();
+                f.runMedians.forEach(x -> medians.add(Format.num(x, 1)));
+                boolean base = v.name.equals(a.baseline);
+                rows.add(new String[] {m == main ? v.name : v.name + " (" + m.label + ")", String.join(" / ", medians),
+                    base ? "" : ratio(f.ratio), base ? "" : interval(f.ratioCi95),
+                    base || f.halfWidth == null ? "" : String.format(Locale.ROOT, "%.1f%%", f.halfWidth * 100),
+                    base ? "" : Format.num(f.sdLogRatio, 4), Integer.toString(f.runs), base ? "" : String.valueOf(f.verdict)});
+            }
+        }
+        s.append(Table.render(rows));
+        s.append(AcrossRunsResults.ESTIMATOR).append('\n');
+        s.append("each run's own table, chart and results.json: run-<k>/\n");
+        for (String w : a.warnings) {
+            s.append("WARNING: ").append(w).append('\n');
+        }
+        return s.toString();
+    }
+
+    private static String ratio(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String interval(double[] ci) {
+        return ci == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", ci[0], ci[1]);
+    }
+}
