@@ -23,7 +23,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,9 +35,27 @@ import org.junit.jupiter.api.io.TempDir;
  * consumers spread over them, end-to-end latency from the body stamps, and the count check over both agents.
  */
 @Timeout(300)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConsumersIT {
+    /** Static: made before {@link #startCluster}, shared by the tests. */
     @TempDir
-    Path dir;
+    static Path dir;
+    /** One name server and broker for every test (each run has topics and groups of its own): a start less per test. */
+    private BrokerAdmin admin;
+    private LocalCluster cluster;
+
+    @BeforeAll
+    void startCluster() throws Exception {
+        admin = new BrokerAdmin();
+        cluster = HarnessClusters.start(clusterSpec(), admin);
+    }
+
+    @AfterAll
+    void stopCluster() throws Exception {
+        try (BrokerAdmin a = admin; LocalCluster c = cluster) {
+            // closed in reverse order, also when a test failed
+        }
+    }
 
     private LocalCluster.Spec clusterSpec() {
         LocalCluster.Spec spec = new LocalCluster.Spec();
@@ -57,8 +78,8 @@ class ConsumersIT {
     @Test
     void twoSubscriptionsOverTwoAgentsReceiveEveryAcknowledgedMessage() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
-            agents.addAll(LocalAgents.launch(2, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+        try {
+            agents.addAll(LocalAgents.launch(2, dir.resolve("agents-1"), LocalAgents.DEFAULT_JVM_OPTIONS));
             BrokerProbe probe = new BrokerProbe(admin, List.of(cluster.brokerAddr()), cluster.brokerPid(), null,
                 Map.of("broker", List.of(cluster.brokerPid())));
             // 2 subscriptions x 3 consumers: 6 consumers dealt over 2 agents, so each group has consumers on both.
@@ -107,8 +128,8 @@ class ConsumersIT {
     @Test
     void theWireClientStampsItsFramesForTheConsumers() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
-            agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+        try {
+            agents.addAll(LocalAgents.launch(1, dir.resolve("agents-2"), LocalAgents.DEFAULT_JVM_OPTIONS));
             Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(1).withTestDurationSeconds(3)
                 .withProducerRate(2000).withClient(dev.rmqpatch.bench.workload.ClientMode.WIRE).withConsumers(1, 2, 0);
             RunResult r = new Coordinator(agents, admin, null, List.of(cluster.brokerProcess()), System.out)
@@ -128,8 +149,8 @@ class ConsumersIT {
     @Test
     void aBacklogIsBuiltWithConsumersSuspendedThenDrained() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
-            agents.addAll(LocalAgents.launch(1, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+        try {
+            agents.addAll(LocalAgents.launch(1, dir.resolve("agents-3"), LocalAgents.DEFAULT_JVM_OPTIONS));
             // 1 MiB of backlog: about 3,500 messages of 300 B, built in well under the window at 2,000 msg/s.
             Workload w = Workload.defaults().withThreadsPerAgent(4).withWarmupDurationSeconds(1).withTestDurationSeconds(8)
                 .withProducerRate(2000).withConsumers(1, 2, 1.0 / 1024);
@@ -160,8 +181,8 @@ class ConsumersIT {
     @Test
     void aConsumerAgentThatDiesEndsTheRunWithAClearMessageAndPartialResults() throws Exception {
         List<AgentClient> agents = new ArrayList<>();
-        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(clusterSpec(), admin)) {
-            agents.addAll(LocalAgents.launch(2, dir.resolve("agents"), LocalAgents.DEFAULT_JVM_OPTIONS));
+        try {
+            agents.addAll(LocalAgents.launch(2, dir.resolve("agents-4"), LocalAgents.DEFAULT_JVM_OPTIONS));
             Workload w = Workload.defaults().withThreadsPerAgent(2).withWarmupDurationSeconds(1).withTestDurationSeconds(60)
                 .withProducerRate(1000).withConsumers(1, 2, 0);
             RunSpec spec = runSpec(cluster.namesrvAddr(), w);
