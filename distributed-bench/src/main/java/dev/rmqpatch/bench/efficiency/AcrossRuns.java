@@ -32,7 +32,7 @@ final class AcrossRuns {
                 AcrossRunsResults.RunRatio rr = new AcrossRunsResults.RunRatio();
                 rr.ratio = f.ratio;
                 rr.ratioCi95 = f.ratioCi95;
-                rr.ratioCi95TCheck = f.ratioCi95TCheck;
+                rr.ratioCi95Bootstrap = f.ratioCi95Bootstrap;
                 rr.pairs = f.pairs;
                 e.ratios.computeIfAbsent(v.name, k -> new java.util.LinkedHashMap<>()).put(m.field, rr);
             }

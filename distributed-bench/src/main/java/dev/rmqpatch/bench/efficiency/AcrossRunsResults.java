@@ -49,8 +49,9 @@ public final class AcrossRunsResults {
     /** One figure of one variant in one run. */
     public static final class RunRatio {
         public Double ratio;
+        /** The run's own intervals: Student-t over its pairs, and the bootstrap check. */
         public double[] ratioCi95;
-        public double[] ratioCi95TCheck;
+        public double[] ratioCi95Bootstrap;
         public Integer pairs;
     }
 

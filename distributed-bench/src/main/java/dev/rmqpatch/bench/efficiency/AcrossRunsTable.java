@@ -18,8 +18,8 @@ final class AcrossRunsTable {
         s.append(String.format(Locale.ROOT, "efficiency across %d run(s) of %d: %s CPU per message, ratio to %s%n", a.runsCompleted,
             a.runsPlanned, main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : "broker", a.baseline));
         List<String[]> runs = new ArrayList<>();
-        runs.add(new String[] {"run", "status", "order", "msg/s", "pinned", "pairs", "variant", main.label + " x", "95% CI (bootstrap)",
-            "95% CI (t)"});
+        runs.add(new String[] {"run", "status", "order", "msg/s", "pinned", "pairs", "variant", main.label + " x", "95% CI (t)",
+            "95% CI (bootstrap)"});
         for (AcrossRunsResults.RunEntry e : a.runs) {
             boolean first = true;
             for (var v : e.ratios.entrySet()) {
@@ -27,7 +27,7 @@ final class AcrossRunsTable {
                 runs.add(new String[] {first ? Integer.toString(e.run) : "", first ? e.status : "", first ? String.join(",", e.order) : "",
                     first ? Format.num(e.rateMsgPerS, 0) : "", first ? String.valueOf(e.pinned) : "",
                     first ? Integer.toString(e.pairsMeasured) : "", v.getKey(), r == null ? "-" : ratio(r.ratio),
-                    r == null ? "-" : interval(r.ratioCi95), r == null ? "-" : interval(r.ratioCi95TCheck)});
+                    r == null ? "-" : interval(r.ratioCi95), r == null ? "-" : interval(r.ratioCi95Bootstrap)});
                 first = false;
             }
             if (first) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -35,9 +36,13 @@ public final class EfficiencyChart {
             main::of));
         charts.add(ratios(r, main));
         charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));
+        if (r.cells.size() > 1) {
+            charts.add(rateCurve(r, main));
+        }
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
-        BitmapEncoder.saveBitmap(charts, 1, charts.size(), base, BitmapEncoder.BitmapFormat.PNG);
+        int rows = charts.size() > 3 ? 2 : 1;
+        BitmapEncoder.saveBitmap(charts, rows, (charts.size() + rows - 1) / rows, base, BitmapEncoder.BitmapFormat.PNG);
     }
 
     static XYChart chart(String title, String xTitle, String yTitle) {
@@ -52,12 +57,13 @@ public final class EfficiencyChart {
 
     private static XYChart perWindow(EfficiencyResults r, String title, String unit, Function<Window, Double> figure) {
         XYChart chart = chart(title, "window", unit);
+        Predicate<Window> headline = EfficiencySummary.headline(r);
         for (EfficiencyResults.VariantResult v : r.variants) {
             List<Number> x = new ArrayList<>();
             List<Number> y = new ArrayList<>();
             for (Window w : r.windows) {
                 Double value = figure.apply(w);
-                if (w.inInterval && w.variant.equals(v.name) && value != null) {
+                if (w.inInterval && headline.test(w) && w.variant.equals(v.name) && value != null) {
                     x.add(w.index);
                     y.add(value);
                 }
@@ -75,7 +81,7 @@ public final class EfficiencyChart {
     private static XYChart ratios(EfficiencyResults r, CpuMeasure measure) {
         XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU/msg ratio to " + r.baseline + " per pair (grey: 1.0)", "pair",
             "ratio");
-        var pairs = EfficiencySummary.measuredPairs(r.windows, r.pinning.applied);
+        var pairs = EfficiencySummary.measuredPairs(r.windows, EfficiencySummary.headline(r));
         int color = 1;
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure f = measure.of(v);
@@ -120,6 +126,39 @@ public final class EfficiencyChart {
             double min = all.stream().mapToDouble(Number::doubleValue).min().orElse(0);
             double max = all.stream().mapToDouble(Number::doubleValue).max().orElse(1);
             line(chart, "1.0", List.of(min, max), 1.0, Color.GRAY, true);
+        }
+        placeholderIfEmpty(chart);
+        return chart;
+    }
+
+    /** CPU per message (median over the cell's interval windows) against the rate, per variant and placement. */
+    private static XYChart rateCurve(EfficiencyResults r, CpuMeasure measure) {
+        XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU per message against rate (dashed: pinned)", "msg/s",
+            "us/msg");
+        for (int i = 0; i < r.variants.size(); i++) {
+            Color c = COLORS[i % COLORS.length];
+            for (boolean pinned : new boolean[] {false, true}) {
+                List<Number> x = new ArrayList<>();
+                List<Number> y = new ArrayList<>();
+                for (EfficiencyResults.CellResult cell : r.cells) {
+                    EfficiencyResults.CpuFigure f = cell.pinned == pinned ? measure.of(cell.variants.get(i)) : null;
+                    if (f != null && f.median != null) {
+                        x.add(cell.rateMsgPerS);
+                        y.add(f.median);
+                    }
+                }
+                if (x.isEmpty()) {
+                    continue;
+                }
+                XYSeries s = chart.addSeries(r.variants.get(i).name + (pinned ? " pinned" : " unpinned"), x, y);
+                s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                s.setMarker(SeriesMarkers.CIRCLE);
+                s.setMarkerColor(c);
+                s.setLineColor(c);
+                if (pinned) {
+                    s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+                }
+            }
         }
         placeholderIfEmpty(chart);
         return chart;

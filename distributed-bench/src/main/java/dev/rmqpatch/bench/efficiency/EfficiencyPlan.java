@@ -1,18 +1,13 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.BrokerAdmin;
-import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.Replication;
 import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.Flag;
 import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.cli.UsageException;
-import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
-import dev.rmqpatch.bench.coordinator.AgentGroup;
-import dev.rmqpatch.bench.coordinator.LocalAgents;
-import dev.rmqpatch.bench.coordinator.PrepareRequests;
 import dev.rmqpatch.bench.engine.ComparisonMetadata;
 import dev.rmqpatch.bench.engine.Plan;
 import dev.rmqpatch.bench.engine.RunContext;
@@ -24,17 +19,13 @@ import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.pinning.PinningPlan;
 import dev.rmqpatch.bench.pinning.Taskset;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
-import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import dev.rmqpatch.bench.workload.Workload;
-import dev.rmqpatch.cluster.LocalCluster;
-import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.cluster.Topology;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,21 +53,26 @@ public final class EfficiencyPlan implements Plan {
     /** --profile: profiled pairs after the measured ones (not in the interval). */
     static final int PROFILE_PAIRS = 4;
     public static final int DEFAULT_WINDOW_SECONDS = 5;
-    public static final int DEFAULT_PAIRS = 30;
+    public static final int DEFAULT_PAIRS = 10;
     public static final int DEFAULT_WARMUP_SECONDS = 15;
 
     static final Flag<Boolean> EFFICIENCY = Flag.toggle("--efficiency", "broker CPU per message at one fixed rate below every "
         + "variant's saturation, from many short paired windows on warm brokers, with a 95% confidence interval of each variant's "
         + "ratio to the baseline: \"does this patch save CPU, and how much\", resolved to a few percent");
     static final Flag<Integer> WINDOW = Flag.whole("--window", "S", 1, "seconds per window").defaultingTo(DEFAULT_WINDOW_SECONDS);
-    static final Flag<Integer> PAIRS = Flag.whole("--pairs", "N", 1, "measured pairs; a pair is one window per variant, adjacent in "
-        + "time, in the order A B, then B A, A B ...").defaultingTo(DEFAULT_PAIRS);
-    static final Flag<PinMode> PIN = Flag.parsed("--pin", "auto|on|off", PinMode::parse, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
+    static final Flag<Integer> PAIRS = Flag.whole("--pairs", "N", 1, "measured pairs per cell (rate x placement); a pair is one window "
+        + "per variant, adjacent in time, in the order A B, then B A, A B ...").defaultingTo(DEFAULT_PAIRS);
+    static final Flag<PinMode> PIN = Flag.parsed("--pin", "both|auto|on|off", PinMode::parse, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
         + "coordinator on the lower half (on 2 cores: brokers on CPU 1, the rest on CPU 0); set after the JVMs started, which keep "
-        + "their thread sizing (-XX:ActiveProcessorCount=<machine CPUs> for brokers and agents either way). auto: 3 blocks of 2 "
+        + "their thread sizing (-XX:ActiveProcessorCount=<machine CPUs> for brokers and agents either way). both: every rate measured pinned and "
+        + "unpinned, in interleaved blocks, each placement with its own interval; the headline is the less favourable. auto: 3 blocks of 2 "
         + "pairs pinned and 3 unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count "
         + "(needs --pairs >= 12, else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")
-        .defaultingTo(PinMode.AUTO, "auto");
+        .defaultingTo(PinMode.BOTH, "both");
+    static final Flag<List<Double>> RATES = Flag.parsed("--rates", "PCT,PCT...", RateProbe::parsePercents, "the rate curve: measured "
+        + "rates in percent of the slowest variant's saturated msg/s in the warm-up, each a cell with its own pairs and interval; "
+        + "the rate check is at 50% and the curve scales with it when it steps down; not with --rate")
+        .defaultingTo(List.of(25.0, 50.0, 75.0), "25,50,75");
     static final Flag<Integer> RUNS = Flag.whole("--runs", "N", 1, "whole runs, one after another, each with fresh brokers, agents, "
         + "warm-up and rate probe and the variants' order rotated by one; the ratio across runs (t interval over the runs' ratios) "
         + "is the result, each run's own in run-<k>/").defaultingTo(1);
@@ -89,7 +85,8 @@ public final class EfficiencyPlan implements Plan {
     private final Map<String, Map<String, String>> overrides = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
     private int pairs;
-    private boolean keptPinned;
+    /** The placements measured (pinned true/false), once known; one with --pin on, off or auto. */
+    private List<Boolean> placements;
     private String profileTable;
     /** --runs N > 1: the series this plan hands the run to. */
     private RepeatedRuns series;
@@ -116,23 +113,26 @@ public final class EfficiencyPlan implements Plan {
             + "counterbalanced order. Phases: warm-up at full load per variant, alternating in windows (its last window gives the "
             + "saturated msg/s); a rate check (without --rate the probe takes half the slowest variant's saturated msg/s, checks "
             + "one window per variant at it: rate held, no failed sends, p99 <= 5 ms, and steps down by a quarter while it fails, "
-            + "at most 3 times); with --pin auto the pinning calibration; the measured pairs; with --profile 4 more pairs with "
-            + "the profiler attached (about 40 s more; not in the interval). --rate is the fixed rate of the measured windows, a "
-            + "positive number; --warmup the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants " + String.join(",", defaultVariants()) + "; "
+            + "at most 3 times); with --pin auto the pinning calibration; the measured pairs, --pairs in each cell: every rate of "
+            + "the curve (--rates, default 25, 50 and 75% of the slowest saturation) in each placement (--pin both: pinned and "
+            + "unpinned), in blocks of 2 pairs interleaved over the cells; with --profile 4 more pairs with the profiler attached "
+            + "(about 40 s more; not in the interval). --rate is one fixed rate instead of the curve, a positive number; --warmup the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants " + String.join(",", defaultVariants()) + "; "
             + "at least two; no consumers.\n"
             + "The table gives per variant the median broker CPU us/msg over its windows, and for each other variant the ratio to "
-            + "the baseline (geometric mean of the per-pair ratios) with a 95% CI (percentile bootstrap over pairs, Student-t on the "
-            + "log ratios as a check) and the verdict: resolved only where both exclude 1.0, over at least 6 pairs. Windows that "
+            + "the baseline (geometric mean of the per-pair ratios) with a 95% CI (Student-t on the pairs' log ratios, the percentile "
+            + "bootstrap over pairs as a check) and the verdict: resolved only where both exclude 1.0, over at least 6 pairs, for the "
+            + "headline cell (the checked rate, the less favourable placement), then every cell's ratio. Windows that "
             + "missed the rate or lost sends are listed, and their pairs left out of the interval. With --topology ms-sync the main "
             + "figure is the pair (SYNC_MASTER + SLAVE CPU per message), the master's and the slave's beside it.\n"
-            + "Default run: 2 variants, 15 s warm-up, rate probe, calibration and 30 pairs take about 8 minutes. Output: "
+            + "Default run: 2 variants, 15 s warm-up, rate probe, 3 rates x 2 placements x 10 pairs of 5 s windows: about 14 minutes; "
+            + "--runs N repeats it N times. Output: "
             + "results.json (every window listed), chart.png, table.txt, brokers/<variant>/ (confs, output, logs); --profile adds "
             + "flame-<variant>.html and profile/<variant>.collapsed.";
     }
 
     @Override
     public List<Flag<?>> flags() {
-        return List.of(WINDOW, PAIRS, PIN, RUNS);
+        return List.of(WINDOW, PAIRS, PIN, RATES, RUNS);
     }
 
     @Override
@@ -163,6 +163,11 @@ public final class EfficiencyPlan implements Plan {
         } else if (options.workload.producerRate() > 0) {
             options.rate = options.workload.producerRate();
         }
+        if (options.rate != null && a.has(RATES)) {
+            throw new UsageException("--rates draws a curve from the rate probe: give it or a fixed rate (--rate or the workload's "
+                + "producerRate), not both");
+        }
+        options.ratePercents = options.rate != null ? null : a.get(RATES);
         options.windowSeconds = a.get(WINDOW);
         options.pairs = a.get(PAIRS);
         options.pin = a.get(PIN);
@@ -188,15 +193,6 @@ public final class EfficiencyPlan implements Plan {
             w.warmupDurationSeconds(), options.outDir);
     }
 
-    /** The brokers and everything else of the run, once started. */
-    private static final class Run {
-        final List<LocalCluster> clusters = new ArrayList<>();
-        List<AgentClient> agents;
-        final List<BrokerUnderTest> brokers = new ArrayList<>();
-        AgentGroup group;
-        WindowRunner windows;
-        CpuPinning pinning;
-    }
 
     @Override
     public void run(RunContext context) throws Exception {
@@ -229,14 +225,14 @@ public final class EfficiencyPlan implements Plan {
         results.probe.fractionOfSaturation = RateProbe.FRACTION;
         results.probe.p99LimitMs = RateProbe.P99_LIMIT_MS;
         describe(sameCpuCount);
-        Run run = new Run();
+        Rig run = new Rig();
         run.pinning = new CpuPinning(affinity, plan);
         ctx.closeAtEnd(() -> {
             if (run.pinning.pinned()) {
                 run.pinning.unpin(List.of(ProcessHandle.current().pid()));
             }
         });
-        start(run, ctx.admin(), sameCpuCount);
+        run.start(ctx, overrides, results, sameCpuCount);
         warmUpAndProbe(run);
         measure(run);
         if (ctx.profiling() != null) {
@@ -267,7 +263,7 @@ public final class EfficiencyPlan implements Plan {
         mode.put("pairs", o.pairs);
         mode.put("warmupSecondsPerVariant", o.workload.warmupDurationSeconds());
         mode.put("brokerJvmOptions", sameCpuCount);
-        ComparisonMetadata.describe(o, results.metadata, mode, RunContext.recordedAgentJvmOptions(agentJvmOptions(sameCpuCount)));
+        ComparisonMetadata.describe(o, results.metadata, mode, RunContext.recordedAgentJvmOptions(Rig.agentJvmOptions(sameCpuCount)));
         for (Variant v : o.variants) {
             EfficiencyResults.VariantResult r = new EfficiencyResults.VariantResult();
             r.name = v.name();
@@ -278,79 +274,8 @@ public final class EfficiencyPlan implements Plan {
         }
     }
 
-    private static List<String> agentJvmOptions(List<String> sameCpuCount) {
-        List<String> all = new ArrayList<>(LocalAgents.DEFAULT_JVM_OPTIONS);
-        all.addAll(sameCpuCount);
-        return all;
-    }
-
-    private void start(Run run, BrokerAdmin admin, List<String> sameCpuCount)
-        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
-        for (Variant v : o.variants) {
-            LocalCluster.Spec cs = ctx.clusterSpec(v, overrides.get(v.name()), o.outDir.resolve("brokers/" + v.name()));
-            cs.brokerJvmOptions.addAll(0, sameCpuCount);
-            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", ctx.elapsed(), v.name(),
-                o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
-                cs.overrides.isEmpty() ? "" : cs.overrides);
-            LocalCluster cluster = ctx.closeAtEnd(HarnessClusters.start(cs, admin));
-            run.clusters.add(cluster);
-            ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
-        }
-        run.agents = ctx.launchAgents(agentJvmOptions(sameCpuCount));
-        run.group = ctx.closeAtEnd(new AgentGroup(run.agents));
-        run.group.resetBusy();
-
-        String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
-        List<PrepareRequest.Target> targets = new ArrayList<>();
-        for (int i = 0; i < run.clusters.size(); i++) {
-            LocalCluster c = run.clusters.get(i);
-            List<String> topics = new ArrayList<>();
-            for (int t = 0; t < o.workload.topics(); t++) {
-                String topic = "bench-" + runId + "-v" + i + "-" + t;
-                admin.createTopic(c.brokerAddr(), topic, o.workload.partitionsPerTopic());
-                topics.add(topic);
-            }
-            targets.add(new PrepareRequest.Target(c.namesrvAddr(), topics));
-        }
-        PrepareRequest prepare = prepareRequest(runId, targets);
-        run.group.forAll(a -> a.prepare(prepare));
-        run.group.forAll(a -> a.start(0));
-
-        List<ManagedProcess> namesrvs = new ArrayList<>();
-        for (int i = 0; i < run.clusters.size(); i++) {
-            LocalCluster c = run.clusters.get(i);
-            namesrvs.add(c.namesrvProcess());
-            List<ManagedProcess> own = new ArrayList<>(List.of(c.brokerProcess()));
-            if (c.slaveProcess() != null) {
-                own.add(c.slaveProcess());
-            }
-            BrokerProbe probe = new BrokerProbe(admin, List.of(c.brokerAddr()), c.brokerPid(), HarnessClusters.gcMonitor(c), RoleAccounting.of(run.clusters, i, ctx.baseRoles()))
-                .threadsOf(SLAVE_ROLE);
-            run.brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
-        }
-        run.windows = new WindowRunner(run.group, run.brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
-    }
-
-    private PrepareRequest prepareRequest(String runId, List<PrepareRequest.Target> targets) throws IOException {
-        return prepareRequest(o.workload, o.payloadDir, runId, targets);
-    }
-
-    /**
-     * What every agent gets: the workload's shape, and its keys and bodies as bench run sends them (OMB's key distributor,
-     * the payload file found next to the workload file or under --payload-dir, or OMB's randomized pool); the rate is set
-     * per window.
-     */
-    static PrepareRequest prepareRequest(Workload w, Path payloadDir, String runId, List<PrepareRequest.Target> targets) throws IOException {
-        PrepareRequest r = PrepareRequests.forWorkload(w, runId, PrepareRequests.payloadBase64(w, payloadDir));
-        r.targets = targets;
-        r.ratePerSecond = 0;
-        r.sendTimeoutMs = 3000;
-        r.maxOutstanding = 1000;
-        return r;
-    }
-
     /** Pins or unpins; returns the state actually in force. */
-    private boolean pin(Run run, boolean wanted) {
+    private boolean pin(Rig run, boolean wanted) {
         List<Long> brokers = new ArrayList<>();
         run.clusters.forEach(c -> brokers.add(c.brokerPid()));
         boolean was = run.pinning.available();
@@ -375,7 +300,7 @@ public final class EfficiencyPlan implements Plan {
         return slots;
     }
 
-    private List<Window> runWindows(Run run, List<Slot> slots) throws WindowRunner.WindowFailure, IOException {
+    private List<Window> runWindows(Rig run, List<Slot> slots) throws WindowRunner.WindowFailure, IOException {
         List<Window> done = run.windows.run(slots, this::afterWindow);
         writeProgress();
         return done;
@@ -388,7 +313,8 @@ public final class EfficiencyPlan implements Plan {
         if (!Window.MEASURE.equals(w.phase) || !pairDone) {
             return;
         }
-        Map<Integer, Map<String, Window>> measuredPairs = EfficiencySummary.measuredPairs(results.windows, keptPinned);
+        Cell cell = new Cell(w.targetRateMsgPerS, w.pinned);
+        Map<Integer, Map<String, Window>> measuredPairs = EfficiencySummary.measuredPairs(results.windows, cell::contains);
         StringBuilder line = new StringBuilder();
         for (String v : names) {
             if (v.equals(o.baseline)) {
@@ -399,12 +325,12 @@ public final class EfficiencyPlan implements Plan {
                 continue;
             }
             PairedRatio r = PairedRatio.of(ratios);
-            double[] ci = r.bootstrap95();
+            double[] ci = r.t95();
             line.append(String.format(Locale.ROOT, "  %s / %s so far %.3f [%.3f, %.3f] over %d pairs", v, o.baseline, r.estimate(), ci[0], ci[1],
                 r.pairs()));
         }
         if (line.length() > 0) {
-            out.println(line);
+            out.println(line.append(" at ").append(cell.label()));
         }
     }
 
@@ -412,7 +338,7 @@ public final class EfficiencyPlan implements Plan {
         ResultsFile.write(o.outDir.resolve("results.json"), results);
     }
 
-    private void warmUpAndProbe(Run run) throws WindowRunner.WindowFailure, IOException {
+    private void warmUpAndProbe(Rig run) throws WindowRunner.WindowFailure, IOException {
         boolean pinned = o.pin != PinMode.OFF && pin(run, true);
         int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
         out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
@@ -472,9 +398,65 @@ public final class EfficiencyPlan implements Plan {
         return String.join(", ", parts);
     }
 
-    private void measure(Run run) throws WindowRunner.WindowFailure, IOException {
+    /**
+     * The measured pairs: every cell (each rate of the curve, or --rate, in each placement) gets --pairs pairs, in blocks
+     * of {@link #PAIRS_PER_BLOCK} interleaved over the cells ({@link CellSchedule}), so that drift spreads over all.
+     */
+    private void measure(Rig run) throws WindowRunner.WindowFailure, IOException {
         double rate = results.rateMsgPerS;
+        placements = placements(run, rate);
+        List<Double> rates = o.rate != null ? List.of(rate) : RateProbe.curve(rate, o.ratePercents);
+        List<Cell> cells = new ArrayList<>();
+        for (double r : rates) {
+            for (boolean pinned : placements) {
+                cells.add(new Cell(r, pinned));
+            }
+        }
+        List<String> labels = new ArrayList<>();
+        cells.forEach(c -> labels.add(c.label()));
+        out.printf("[%s elapsed] measuring %d cell(s), %d pair(s) of %d s windows each, in blocks of %d pairs interleaved: %s%n",
+            ctx.elapsed(), cells.size(), o.pairs, o.windowSeconds, PAIRS_PER_BLOCK, String.join("; ", labels));
+        for (int round = 0; ; round++) {
+            boolean any = false;
+            for (Cell c : CellSchedule.round(cells, round)) {
+                int n = Math.min(PAIRS_PER_BLOCK, o.pairs - EfficiencySummary.measuredPairs(results.windows, c::contains).size());
+                if (n <= 0 || !placements.contains(c.pinned)) {
+                    continue;
+                }
+                any = true;
+                if (pin(run, c.pinned) != c.pinned) {
+                    results.warnings.add("pinning failed during the run (" + run.pinning.failure() + "): the pinned cells stop there");
+                    placements = List.of(false);
+                    continue;
+                }
+                runWindows(run, pairs(n, c.rate, Window.MEASURE, c.pinned, false));
+            }
+            if (!any) {
+                break;
+            }
+        }
+    }
+
+    /** Which placements the cells have; with --pin auto after its calibration at {@code rate}. */
+    private List<Boolean> placements(Rig run, double rate) throws WindowRunner.WindowFailure, IOException {
         EfficiencyResults.Pinning p = results.pinning;
+        p.description = run.pinning.describe();
+        if (o.pin == PinMode.OFF) {
+            p.notAppliedBecause = "--pin off";
+            return List.of(false);
+        }
+        if (!run.pinning.available()) {
+            p.notAppliedBecause = run.pinning.failure();
+            return List.of(false);
+        }
+        if (o.pin == PinMode.ON) {
+            return List.of(true);
+        }
+        if (o.pin == PinMode.BOTH) {
+            p.description = run.pinning.plan().describe() + " in the pinned cells; nothing pinned in the unpinned ones";
+            return List.of(true, false);
+        }
+        boolean keptPinned = false;
         if (o.pin == PinMode.AUTO && run.pinning.available() && o.pairs >= MIN_PAIRS_TO_CALIBRATE) {
             int blocks = 2 * CALIBRATION_BLOCKS_PER_STATE;
             out.printf("[%s elapsed] pinning calibration: %d blocks of %d pairs, pinned and unpinned alternating (%s); the state whose "
@@ -502,32 +484,14 @@ public final class EfficiencyPlan implements Plan {
             } else {
                 p.notAppliedBecause = run.pinning.failure();
             }
-        } else if (o.pin == PinMode.OFF) {
-            p.notAppliedBecause = "--pin off";
-        } else if (!run.pinning.available()) {
-            p.notAppliedBecause = run.pinning.failure();
-        } else if (o.pin == PinMode.ON) {
-            keptPinned = true;
         } else {
             p.notAppliedBecause = "--pin auto needs at least " + MIN_PAIRS_TO_CALIBRATE + " pairs to compare pinned and unpinned; "
                 + "measured unpinned (--pin on pins without comparing)";
         }
-        keptPinned = pin(run, keptPinned);
-        if (!keptPinned && p.notAppliedBecause == null) {
-            p.notAppliedBecause = run.pinning.failure();
-        }
-        p.applied = keptPinned;
-        p.description = run.pinning.describe();
-        int kept = EfficiencySummary.measuredPairs(results.windows, keptPinned).size();
-        int remaining = Math.max(0, o.pairs - kept);
-        out.printf("[%s elapsed] measuring %d pair(s) of %d s windows at %,.0f msg/s; %s%n", ctx.elapsed(), remaining, o.windowSeconds, rate,
-            run.pinning.describe());
-        if (remaining > 0) {
-            runWindows(run, pairs(remaining, rate, Window.MEASURE, keptPinned, false));
-        }
+        return List.of(keptPinned);
     }
 
-    private void profile(Run run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
+    private void profile(Rig run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
         for (int i = 0; i < run.brokers.size(); i++) {
             run.brokers.get(i).profiler = ctx.profiling().session(run.clusters.get(i).brokerPid());
             if (run.clusters.get(i).slaveProcess() != null) {
@@ -537,16 +501,17 @@ public final class EfficiencyPlan implements Plan {
         out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
                 + "windows; these windows are not in the interval%n", ctx.elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
             ctx.profiling().event().name());
-        runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, keptPinned, true));
+        boolean pinned = pin(run, !placements.contains(false));
+        runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, pinned, true));
         profileTable = EfficiencyProfiles.write(run.brokers, names, o.baseline, ctx.profiling().event(), PROFILE_PAIRS, o.outDir, results);
     }
 
-    private void stopAgents(Run run) throws AgentFailure {
+    private void stopAgents(Rig run) throws AgentFailure {
         Duration timeout = Duration.ofSeconds(35);
         run.group.forAll(a -> a.stop(timeout));
     }
 
-    private void checkReplication(Run run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
+    private void checkReplication(Rig run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
         for (int i = 0; i < run.clusters.size(); i++) {
             Replication rep = HarnessClusters.replication(run.clusters.get(i), admin, Duration.ofSeconds(10));
             out.printf("%s: CommitLog max offset master %,d, slave %,d%n", names.get(i), rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);
@@ -568,7 +533,7 @@ public final class EfficiencyPlan implements Plan {
             return;
         }
         try {
-            EfficiencySummary.summarize(results, keptPinned);
+            EfficiencySummary.summarize(results, placements == null || placements.size() > 1 ? null : placements.get(0));
             results.warnings.addAll(EfficiencyWarnings.of(results));
             String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
             ctx.writeOutput(results.metadata, results, table, png -> EfficiencyChart.write(results, png), results.error, results.profile != null);

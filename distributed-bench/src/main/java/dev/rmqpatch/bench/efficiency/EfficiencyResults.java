@@ -29,7 +29,13 @@ public final class EfficiencyResults {
     public String mainFigure;
     public Pinning pinning = new Pinning();
     public Probe probe = new Probe();
+    /**
+     * The headline cell's figures: the rate the probe checked (or --rate), in the less favourable placement when both
+     * were measured (the higher main ratio of the first variant after the baseline). Every cell is in {@link #cells}.
+     */
     public List<VariantResult> variants = new ArrayList<>();
+    /** Every rate x placement measured, each with its own pairs and intervals; one cell with --rate and --pin on/off/auto. */
+    public List<CellResult> cells = new ArrayList<>();
     /** compare --profile: how the profiles were taken, and the baseline's top methods across variants. */
     public ProfileSet.Comparison profile;
     /** compare --profile in ms-sync: the same for the slaves (named "&lt;variant&gt;-slave"). */
@@ -70,6 +76,18 @@ public final class EfficiencyResults {
         public ProfileSet.VariantProfile slaveProfile;
     }
 
+    /** One rate x placement: its pairs and each variant's figures over them (name and figures only). */
+    public static final class CellResult {
+        public double rateMsgPerS;
+        /** The rate as a percentage of the slowest variant's saturated msg/s in the warm-up; null with --rate. */
+        public Double percentOfSaturation;
+        public boolean pinned;
+        public int pairsMeasured;
+        /** The cell whose figures are also the top-level variants'. */
+        public boolean headline;
+        public List<VariantResult> variants = new ArrayList<>();
+    }
+
     /** CPU per message (broker, slave or pair): the variant's own median over its windows, and for non-baseline variants the paired ratio. */
     public static final class CpuFigure {
         public Double median;
@@ -78,10 +96,10 @@ public final class EfficiencyResults {
         public int windows;
         /** Geometric mean of the per-pair ratios to the baseline; null for the baseline itself. */
         public Double ratio;
-        /** [low, high], 95% percentile bootstrap over pairs. */
+        /** [low, high], 95% Student-t interval on the per-pair log ratios. */
         public double[] ratioCi95;
-        /** [low, high], 95% Student-t interval on the log ratios: the small-sample check. */
-        public double[] ratioCi95TCheck;
+        /** [low, high], 95% percentile bootstrap over pairs: the check (narrower than t over few pairs). */
+        public double[] ratioCi95Bootstrap;
         /** Half the interval's width relative to the ratio: 0.03 is about ±3%. */
         public Double halfWidth;
         /** Standard deviation of the per-pair log ratios: the scatter of one pair. */

@@ -6,11 +6,15 @@ import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,8 +25,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class EfficiencySummary {
     public static final String ESTIMATOR = "ratio = geometric mean over pairs of (variant CPU/msg / baseline CPU/msg), each pair two adjacent "
-        + "windows in counterbalanced order; 95% CI = percentile bootstrap over pairs (" + PairedRatio.RESAMPLES + " resamples, fixed seed), "
-        + "with the Student-t interval of the mean log ratio as a small-sample check; resolved = both intervals exclude 1.0, over at least "
+        + "windows in counterbalanced order; 95% CI = Student-t interval of the mean log ratio over pairs, with the percentile bootstrap "
+        + "over pairs (" + PairedRatio.RESAMPLES + " resamples, fixed seed) as a check; resolved = both intervals exclude 1.0, over at least "
         + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs";
     /** Below this many pairs no verdict is "resolved": the scatter of so few pairs says too little about the next ones. */
     public static final int MIN_PAIRS_FOR_VERDICT = 6;
@@ -32,16 +36,35 @@ public final class EfficiencySummary {
     private EfficiencySummary() {
     }
 
-    /** The measured windows of the kept pinning state, by pair then variant. */
-    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, boolean keptPinned) {
+    /** The measured windows (calibration and measure, not profiled) that {@code cell} accepts, by pair then variant. */
+    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, Predicate<Window> cell) {
         Map<Integer, Map<String, Window>> pairs = new TreeMap<>();
         for (Window w : windows) {
             boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
-            if (measured && w.pinned == keptPinned && !w.profiled) {
+            if (measured && !w.profiled && cell.test(w)) {
                 pairs.computeIfAbsent(w.pair, k -> new LinkedHashMap<>()).put(w.variant, w);
             }
         }
         return pairs;
+    }
+
+    /** The measured windows of one placement (every rate), by pair then variant. */
+    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, boolean pinned) {
+        return measuredPairs(windows, w -> w.pinned == pinned);
+    }
+
+    /** The cells of the measured windows (of one placement when {@code onlyPinned} is given), by rate then pinned first. */
+    static List<Cell> cells(List<Window> windows, Boolean onlyPinned) {
+        Set<Cell> cells = new LinkedHashSet<>();
+        for (Window w : windows) {
+            boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
+            if (measured && !w.profiled && (onlyPinned == null || w.pinned == onlyPinned)) {
+                cells.add(new Cell(w.targetRateMsgPerS, w.pinned));
+            }
+        }
+        List<Cell> sorted = new ArrayList<>(cells);
+        sorted.sort(Comparator.comparingDouble((Cell c) -> c.rate).thenComparing(c -> !c.pinned));
+        return sorted;
     }
 
     /** Per-pair ratios of one figure, over pairs where both windows are usable and have it, in pair order. */
@@ -61,11 +84,89 @@ public final class EfficiencySummary {
         return ratios;
     }
 
-    /** Fills every variant's figures and marks the windows that went into the interval. */
-    public static void summarize(EfficiencyResults results, boolean keptPinned) {
-        Map<Integer, Map<String, Window>> pairs = measuredPairs(results.windows, keptPinned);
+    /**
+     * Fills every cell's figures (each rate x placement measured; of one placement only when {@code onlyPinned} is
+     * given), marks the windows that went into an interval, and gives the headline cell's figures to the top-level
+     * variants: the cell at {@code results.rateMsgPerS} (the checked rate) in the less favourable placement.
+     */
+    public static void summarize(EfficiencyResults results, Boolean onlyPinned) {
+        results.cells.clear();
+        List<Cell> cells = cells(results.windows, onlyPinned);
+        EfficiencyResults.CellResult headline = null;
+        Cell headlineCell = null;
+        double saturated = slowestSaturation(results);
+        for (Cell c : cells) {
+            EfficiencyResults.CellResult cr = new EfficiencyResults.CellResult();
+            cr.rateMsgPerS = c.rate;
+            cr.pinned = c.pinned;
+            cr.percentOfSaturation = "--rate".equals(results.rateSource) || saturated <= 0 ? null
+                : Math.round(1000 * c.rate / saturated) / 10.0;
+            for (EfficiencyResults.VariantResult v : results.variants) {
+                EfficiencyResults.VariantResult x = new EfficiencyResults.VariantResult();
+                x.name = v.name;
+                cr.variants.add(x);
+            }
+            cr.pairsMeasured = summarizeCell(results, c, cr.variants);
+            results.cells.add(cr);
+            if (results.rateMsgPerS != null && Math.abs(c.rate - results.rateMsgPerS) < 0.5
+                && (headline == null || lessFavourable(results, cr, headline))) {
+                headline = cr;
+                headlineCell = c;
+            }
+        }
+        if (headline == null && !results.cells.isEmpty()) {
+            headline = results.cells.get(0);
+            headlineCell = cells.get(0);
+        }
+        if (headline != null) {
+            headline.headline = true;
+            results.pairsMeasured = summarizeCell(results, headlineCell, results.variants);
+            results.pinning.applied = headline.pinned;
+        }
+    }
+
+    /** The headline cell's windows (all measured windows when no cell is summarised yet). */
+    static Predicate<Window> headline(EfficiencyResults results) {
+        for (EfficiencyResults.CellResult c : results.cells) {
+            if (c.headline) {
+                return new Cell(c.rateMsgPerS, c.pinned)::contains;
+            }
+        }
+        return w -> true;
+    }
+
+    /** The slowest variant's saturated msg/s in the warm-up, or 0. */
+    private static double slowestSaturation(EfficiencyResults results) {
+        double slowest = 0;
+        for (Double s : results.probe.saturatedMsgPerS.values()) {
+            if (s != null && s > 0 && (slowest == 0 || s < slowest)) {
+                slowest = s;
+            }
+        }
+        return slowest;
+    }
+
+    /** {@code a}'s main ratio of the first variant after the baseline is higher than {@code b}'s (a smaller saving). */
+    private static boolean lessFavourable(EfficiencyResults results, EfficiencyResults.CellResult a, EfficiencyResults.CellResult b) {
         CpuMeasure main = CpuMeasure.main(results);
-        results.pairsMeasured = pairs.size();
+        for (int i = 0; i < a.variants.size(); i++) {
+            if (a.variants.get(i).name.equals(results.baseline)) {
+                continue;
+            }
+            EfficiencyResults.CpuFigure fa = main.of(a.variants.get(i));
+            EfficiencyResults.CpuFigure fb = main.of(b.variants.get(i));
+            if (fa == null || fa.ratio == null) {
+                return false;
+            }
+            return fb == null || fb.ratio == null || fa.ratio > fb.ratio;
+        }
+        return !a.pinned && b.pinned;
+    }
+
+    /** Fills {@code variants} (name given) from the cell's pairs and marks its windows; returns the cell's pair count. */
+    private static int summarizeCell(EfficiencyResults results, Cell cell, List<EfficiencyResults.VariantResult> variants) {
+        Map<Integer, Map<String, Window>> pairs = measuredPairs(results.windows, cell::contains);
+        CpuMeasure main = CpuMeasure.main(results);
         for (Map<String, Window> pair : pairs.values()) {
             Window b = pair.get(results.baseline);
             for (Window w : pair.values()) {
@@ -79,7 +180,7 @@ public final class EfficiencySummary {
                 }
             }
         }
-        for (EfficiencyResults.VariantResult v : results.variants) {
+        for (EfficiencyResults.VariantResult v : variants) {
             List<Window> used = new ArrayList<>();
             int unusable = 0;
             for (Map<String, Window> pair : pairs.values()) {
@@ -124,6 +225,7 @@ public final class EfficiencySummary {
             }
             v.latencyMs = LatencySummary.of(Histograms.merge(latencies));
         }
+        return pairs.size();
     }
 
     /** Null when no window has thread figures (remote brokers, not Linux). */
@@ -167,9 +269,9 @@ public final class EfficiencySummary {
         }
         PairedRatio r = PairedRatio.of(ratios);
         f.ratio = r.estimate();
-        f.ratioCi95 = r.bootstrap95();
-        f.ratioCi95TCheck = r.t95();
-        f.halfWidth = Double.isNaN(r.halfWidth()) ? null : r.halfWidth();
+        f.ratioCi95 = r.t95();
+        f.ratioCi95Bootstrap = r.bootstrap95();
+        f.halfWidth = f.ratioCi95 == null ? null : (f.ratioCi95[1] - f.ratioCi95[0]) / 2 / f.ratio;
         f.sdLogRatio = Double.isNaN(r.sdLog()) ? null : r.sdLog();
         f.verdict = r.resolved() && r.pairs() >= MIN_PAIRS_FOR_VERDICT ? RESOLVED : UNRESOLVED;
     }

@@ -29,7 +29,12 @@ public final class EfficiencyTable {
         } else if (r.pinning.notAppliedBecause != null && !r.pinning.applied) {
             s.append(" (").append(r.pinning.notAppliedBecause).append(')');
         }
-        s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n%n", r.pinning.activeProcessorCount));
+        s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        if (r.cells.size() > 1) {
+            s.append(String.format(Locale.ROOT, "headline: %s msg/s %s, the checked rate in the less favourable placement; every cell "
+                + "(rate x placement) below%n", Format.num(r.rateMsgPerS, 0), r.pinning.applied ? "pinned" : "unpinned"));
+        }
+        s.append('\n');
 
         List<String[]> rows = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("variant", main.label + " us/msg", "(min-max)", "x " + r.baseline, "95% CI", "verdict",
@@ -64,18 +69,19 @@ public final class EfficiencyTable {
         s.append(Table.render(rows));
         s.append(main.label).append(" us/msg: ").append(main.meaning).append(", CPU per message stored, median over the variant's windows "
                 + "in the interval; x: geometric mean of the per-pair ratios to ")
-            .append(r.baseline).append("; 95% CI: percentile bootstrap over pairs; +/-: half its width; resolved = the CI (and the "
-                + "Student-t check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
+            .append(r.baseline).append("; 95% CI: Student-t over the pairs' log ratios; +/-: half its width; resolved = the CI (and the "
+                + "bootstrap check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
         for (CpuMeasure m : measures.subList(1, measures.size())) {
             s.append(m.label).append(" us/msg: ").append(m.meaning).append(", per message the master stored\n");
         }
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure c = main.of(v);
-            if (c != null && c.ratioCi95TCheck != null) {
-                s.append(String.format(Locale.ROOT, "t-check %s: %s (sd of per-pair log ratio %s)%n", v.name, interval(c.ratioCi95TCheck),
+            if (c != null && c.ratioCi95Bootstrap != null) {
+                s.append(String.format(Locale.ROOT, "bootstrap check %s: %s (sd of per-pair log ratio %s)%n", v.name, interval(c.ratioCi95Bootstrap),
                     Format.num(c.sdLogRatio, 4)));
             }
         }
+        s.append(cells(r));
         s.append(threads(r));
         if (!r.probe.saturatedMsgPerS.isEmpty()) {
             List<String> sat = new ArrayList<>();
@@ -96,6 +102,33 @@ public final class EfficiencyTable {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /** Every cell: rate, placement, pairs, and per variant its CPU per message and ratio with interval; empty with one cell. */
+    static String cells(EfficiencyResults r) {
+        if (r.cells.size() < 2) {
+            return "";
+        }
+        CpuMeasure main = CpuMeasure.main(r);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"msg/s", "% of slowest saturation", "placement", "pairs", "variant", main.label + " us/msg", "x " + r.baseline,
+            "95% CI", "verdict", "cs/msg"});
+        for (EfficiencyResults.CellResult c : r.cells) {
+            boolean first = true;
+            for (EfficiencyResults.VariantResult v : c.variants) {
+                EfficiencyResults.CpuFigure f = main.of(v);
+                boolean base = v.name.equals(r.baseline);
+                rows.add(new String[] {first ? Format.num(c.rateMsgPerS, 0) + (c.headline ? " *" : "") : "",
+                    first ? Format.num(c.percentOfSaturation, 0) : "", first ? (c.pinned ? "pinned" : "unpinned") : "",
+                    first ? Integer.toString(c.pairsMeasured) : "", v.name, f == null ? "-" : Format.num(f.median, 1),
+                    base || f == null ? "" : ratio(f.ratio), base || f == null ? "" : interval(f.ratioCi95),
+                    base || f == null ? "" : String.valueOf(f.verdict),
+                    v.threads == null ? "-" : Format.num(v.threads.contextSwitchesPerMsg.median, 2)});
+                first = false;
+            }
+        }
+        return "\nevery cell (* the headline; 95% CI: Student-t over the cell's pairs; cs/msg: the broker JVM's context switches per "
+            + "message)\n" + Table.render(rows);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -32,6 +33,36 @@ final class RateProbe {
             throw new IllegalStateException("no variant stored any message in its warm-up windows");
         }
         return roundDown(slowest * FRACTION);
+    }
+
+    /** The rates of the curve: each percentage of the slowest saturation, scaled from the checked rate (which is FRACTION of it, stepped down). */
+    static List<Double> curve(double checked, List<Double> percents) {
+        List<Double> rates = new ArrayList<>();
+        for (double p : percents) {
+            double r = Math.abs(p - FRACTION * 100) < 1e-9 ? checked : roundDown(checked * p / (FRACTION * 100));
+            if (!rates.contains(r)) {
+                rates.add(r);
+            }
+        }
+        return rates;
+    }
+
+    /** --rates: percentages of the slowest variant's saturated msg/s, comma-separated, each above 0 and at most 100. */
+    static List<Double> parsePercents(String text) {
+        List<Double> percents = new ArrayList<>();
+        for (String part : text.split(",")) {
+            double p;
+            try {
+                p = Double.parseDouble(part.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--rates takes percentages of the slowest saturation, e.g. 25,50,75; not '" + text + "'");
+            }
+            if (!(p > 0 && p <= 100)) {
+                throw new IllegalArgumentException("--rates: each percentage must be above 0 and at most 100, not " + part.trim());
+            }
+            percents.add(p);
+        }
+        return percents;
     }
 
     static double stepDown(double rate) {

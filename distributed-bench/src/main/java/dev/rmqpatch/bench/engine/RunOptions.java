@@ -43,9 +43,11 @@ public final class RunOptions {
     public boolean efficiency;
     /** --efficiency: total msg/s of the measured windows; null = found by the rate probe. */
     public Double rate;
+    /** --rates: the curve's rates in percent of the slowest variant's saturation (when --rate is not given). */
+    public List<Double> ratePercents;
     public int windowSeconds;
     public int pairs;
-    public PinMode pin = PinMode.AUTO;
+    public PinMode pin = PinMode.BOTH;
     /** --runs: whole efficiency runs, each with fresh brokers and agents; 1 = one run. */
     public int runs = 1;
 

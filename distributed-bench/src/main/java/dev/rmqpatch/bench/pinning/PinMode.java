@@ -2,9 +2,12 @@ package dev.rmqpatch.bench.pinning;
 
 import java.util.Locale;
 
-/** --pin: measure with and without pinning and keep the tighter (auto), always pin (on), never pin (off). */
+/**
+ * --pin: measure both placements, pinned and unpinned, interleaved, each with its own interval (both); measure with and
+ * without pinning and keep the tighter (auto); always pin (on); never pin (off).
+ */
 public enum PinMode {
-    AUTO, ON, OFF;
+    BOTH, AUTO, ON, OFF;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);
@@ -17,6 +20,6 @@ public enum PinMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("--pin must be one of auto, on, off, not '" + text + "'");
+        throw new IllegalArgumentException("--pin must be one of both, auto, on, off, not '" + text + "'");
     }
 }

@@ -30,8 +30,9 @@ class CompareModeOptionsTest {
         assertEquals("4.9.0-tuned", o.baseline);
         assertNull(o.rate, "found by the probe");
         assertEquals(5, o.windowSeconds);
-        assertEquals(30, o.pairs);
-        assertEquals(PinMode.AUTO, o.pin);
+        assertEquals(10, o.pairs, "per cell");
+        assertEquals(PinMode.BOTH, o.pin, "pinned and unpinned, always both");
+        assertEquals(List.of(25.0, 50.0, 75.0), o.ratePercents, "the rate curve");
         assertEquals(15, o.workload.warmupDurationSeconds());
         assertEquals(0.0, o.workload.producerRate(), "the agents get the rate with every switch");
     }
@@ -71,7 +72,9 @@ class CompareModeOptionsTest {
         assertEquals("--window applies to --efficiency only", error("--window", "3"));
         assertEquals("--pairs applies to --efficiency only", error("--pairs", "3"));
         assertEquals("--pin applies to --efficiency only", error("--pin", "on"));
-        assertEquals("--pin must be one of auto, on, off, not 'always'", error("--efficiency", "--pin", "always"));
+        assertEquals("--pin must be one of both, auto, on, off, not 'always'", error("--efficiency", "--pin", "always"));
+        assertEquals("--rates: each percentage must be above 0 and at most 100, not 120", error("--efficiency", "--rates", "50,120"));
+        assertTrue(error("--efficiency", "--rates", "25,50", "--rate", "1000").contains("not both"));
         assertEquals("--window must be at least 1, not 0", error("--efficiency", "--window", "0"));
         assertTrue(error("--efficiency", "--variants", "4.9.0-tuned").startsWith("--efficiency compares variants with a baseline"));
         assertEquals("--efficiency takes no value", error("--efficiency=yes"));
@@ -93,7 +96,7 @@ class CompareModeOptionsTest {
     @Test
     void helpDocumentsEveryNewFlag() {
         String help = CompareCommand.helpText();
-        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin auto|on|off", "--rate MSG_PER_S", "--consumers N")) {
+        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin both|auto|on|off", "--rates PCT,PCT...", "--runs N", "--rate MSG_PER_S", "--consumers N")) {
             assertTrue(help.contains(flag), flag);
         }
     }

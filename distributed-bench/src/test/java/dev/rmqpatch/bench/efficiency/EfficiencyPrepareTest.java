@@ -27,7 +27,7 @@ class EfficiencyPrepareTest {
         Files.writeString(w, "messageSize: 4\npayloadFile: \"payload/p.data\"\nkeyDistributor: \"KEY_ROUND_ROBIN\"\n");
         Files.createDirectories(dir.resolve("omb/payload"));
         Files.write(dir.resolve("omb/payload/p.data"), new byte[] {1, 2, 3, 4});
-        PrepareRequest r = EfficiencyPlan.prepareRequest(WorkloadParser.parse(w), dir.resolve("omb"), "id", TARGETS);
+        PrepareRequest r = Rig.prepareRequest(WorkloadParser.parse(w), dir.resolve("omb"), "id", TARGETS);
         assertArrayEquals(new byte[] {1, 2, 3, 4}, Base64.getDecoder().decode(r.payloadBase64));
         assertEquals("KEY_ROUND_ROBIN", r.keyDistributor);
         assertEquals(0, r.randomizedPayloadPoolSize);
@@ -36,7 +36,7 @@ class EfficiencyPrepareTest {
     @Test
     void randomizedPool() throws Exception {
         Workload w = WorkloadParser.parse("useRandomizedPayloads: true\nrandomBytesRatio: 0.25\nrandomizedPayloadPoolSize: 7\n");
-        PrepareRequest r = EfficiencyPlan.prepareRequest(w, null, "id", TARGETS);
+        PrepareRequest r = Rig.prepareRequest(w, null, "id", TARGETS);
         assertEquals(7, r.randomizedPayloadPoolSize);
         assertEquals(0.25, r.randomBytesRatio);
         assertNull(r.payloadBase64);

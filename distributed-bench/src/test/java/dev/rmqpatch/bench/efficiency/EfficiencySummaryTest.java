@@ -9,6 +9,7 @@ import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
@@ -91,7 +92,7 @@ class EfficiencySummaryTest {
         assertEquals(29, patched.windows, "and so is the partner window");
         assertEquals(0.95, patched.ratio, 0.02);
         assertTrue(patched.ratioCi95[0] < 0.95 && 0.95 < patched.ratioCi95[1]);
-        assertTrue(patched.ratioCi95TCheck[0] < patched.ratioCi95TCheck[1]);
+        assertTrue(patched.ratioCi95Bootstrap[0] < patched.ratioCi95Bootstrap[1]);
         assertEquals(EfficiencySummary.RESOLVED, patched.verdict);
         assertEquals(1, r.variants.get(0).windowsNotUsable);
         assertEquals(0, r.variants.get(1).windowsNotUsable);
@@ -121,7 +122,7 @@ class EfficiencySummaryTest {
         EfficiencySummary.summarize(r, false);
         EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
         assertEquals(4, patched.pairs);
-        assertTrue(patched.ratioCi95[1] < 1.0 && patched.ratioCi95TCheck[1] < 1.0, "both intervals exclude 1.0");
+        assertTrue(patched.ratioCi95[1] < 1.0 && patched.ratioCi95Bootstrap[1] < 1.0, "both intervals exclude 1.0");
         assertEquals(EfficiencySummary.UNRESOLVED, patched.verdict, "but four pairs are below the minimum");
     }
 
@@ -137,6 +138,64 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void everyRateAndPlacementIsACellOfItsOwnAndTheHeadlineIsTheLessFavourablePlacementAtTheCheckedRate() throws Exception {
+        EfficiencyResults r = run();
+        r.windows.clear();
+        r.probe.saturatedMsgPerS.put("4.9.0-tuned", 10000.0);
+        r.probe.saturatedMsgPerS.put("4.9.0-patched", 14000.0);
+        Random random = new Random(5);
+        int index = 0;
+        int pair = 0;
+        // Patched saves 30% pinned and 20% unpinned, at every rate; 8 pairs per cell.
+        for (double rate : new double[] {2500, 5000, 7500}) {
+            for (boolean pinned : new boolean[] {true, false}) {
+                for (int p = 0; p < 8; p++) {
+                    pair++;
+                    for (String v : List.of("4.9.0-tuned", "4.9.0-patched")) {
+                        double cpu = 80 * (v.endsWith("patched") ? (pinned ? 0.7 : 0.8) : 1.0) * Math.exp(0.02 * random.nextGaussian());
+                        Window w = window(++index, Window.MEASURE, pair, v, cpu, rate, rate);
+                        w.pinned = pinned;
+                        r.windows.add(w);
+                    }
+                }
+            }
+        }
+        EfficiencySummary.summarize(r, null);
+        assertEquals(6, r.cells.size());
+        assertEquals(List.of(2500.0, 2500.0, 5000.0, 5000.0, 7500.0, 7500.0), r.cells.stream().map(c -> c.rateMsgPerS).toList());
+        assertEquals(List.of(true, false, true, false, true, false), r.cells.stream().map(c -> c.pinned).toList());
+        assertEquals(25.0, r.cells.get(0).percentOfSaturation);
+        EfficiencyResults.CellResult head = r.cells.stream().filter(c -> c.headline).findFirst().orElseThrow();
+        assertEquals(5000.0, head.rateMsgPerS, "the checked rate");
+        assertFalse(head.pinned, "unpinned saves less here: the less favourable placement is the headline");
+        assertEquals(1, r.cells.stream().filter(c -> c.headline).count());
+        for (EfficiencyResults.CellResult c : r.cells) {
+            assertEquals(8, c.pairsMeasured);
+            assertEquals(c.pinned ? 0.7 : 0.8, c.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, c.rateMsgPerS + " " + c.pinned);
+        }
+        assertEquals(0.8, r.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, "the top-level figures are the headline cell's");
+        assertEquals(8, r.pairsMeasured);
+        assertFalse(r.pinning.applied);
+        String table = EfficiencyTable.render(r);
+        assertTrue(table.contains("every cell") && table.contains("5,000 *"), table);
+        EfficiencyChart.write(r, dir.resolve("curve.png"));
+        assertTrue(Files.size(dir.resolve("curve.png")) > 1000);
+    }
+
+    @Test
+    void cellsTakeTurnsWithRatesRotatingAndPlacementsAlternating() {
+        List<Cell> cells = List.of(new Cell(1, true), new Cell(1, false), new Cell(2, true), new Cell(2, false));
+        List<String> r0 = new ArrayList<>();
+        CellSchedule.round(cells, 0).forEach(c -> r0.add(c.label()));
+        assertEquals(List.of("1 msg/s pinned", "2 msg/s pinned", "1 msg/s unpinned", "2 msg/s unpinned"), r0);
+        List<String> r1 = new ArrayList<>();
+        CellSchedule.round(cells, 1).forEach(c -> r1.add(c.label()));
+        assertEquals(List.of("2 msg/s unpinned", "1 msg/s unpinned", "2 msg/s pinned", "1 msg/s pinned"), r1);
+        assertEquals(List.of(1200.0, 2400.0, 3600.0), RateProbe.curve(2400, List.of(25.0, 50.0, 75.0)));
+        assertEquals(List.of(2400.0), RateProbe.curve(2400, List.of(50.0)));
+    }
+
+    @Test
     void tableAndChartShowTheRatioTheIntervalAndTheLeftOutWindows() throws Exception {
         EfficiencyResults r = run();
         r.probe.saturatedMsgPerS.put("4.9.0-tuned", 16000.0);
@@ -147,7 +206,7 @@ class EfficiencySummaryTest {
         assertTrue(table.contains("at a fixed 5,000 msg/s (probe), 30 measured pair(s) of 5 s windows"), table);
         assertTrue(table.contains("x 4.9.0-tuned") && table.contains("95% CI") && table.contains("resolved"), table);
         assertTrue(table.contains("#13 (pair 7, 4.9.0-tuned): missed the rate"), table);
-        assertTrue(table.contains("t-check 4.9.0-patched"), table);
+        assertTrue(table.contains("bootstrap check 4.9.0-patched"), table);
         assertTrue(table.contains("WARNING: 4.9.0-tuned: 1 measured window(s)"), table);
         Path png = dir.resolve("chart.png");
         EfficiencyChart.write(r, png);
