@@ -115,6 +115,14 @@ final class Codec {
     static final MethodRef HA_RECEIVE_BUFFER = new MethodRef(SOCKET_BUFFERS, "setReceiveBufferSize", "(Ljava/net/Socket;I)V");
     static final MethodRef HA_SEND_BUFFER = new MethodRef(SOCKET_BUFFERS, "setSendBufferSize", "(Ljava/net/Socket;I)V");
 
+    // P21
+    static final String STATS_ITEM_COUNTERS = "dev/rmqpatch/codec/stats/StatsItemCounters";
+    static final MethodRef STATS_NEW_COUNTER = new MethodRef(STATS_ITEM_COUNTERS, "newCounter",
+        "(J)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef STATS_ADD = new MethodRef(STATS_ITEM_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
+    static final MethodRef STATS_INCREMENT = new MethodRef(STATS_ITEM_COUNTERS, "increment", "(L" + Stock.ATOMIC_LONG + ";)J");
+    static final MethodRef STATS_GET = new MethodRef(STATS_ITEM_COUNTERS, "get", "(L" + Stock.ATOMIC_LONG + ";)J");
+
     private Codec() {
     }
 }

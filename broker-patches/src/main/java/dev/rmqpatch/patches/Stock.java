@@ -199,6 +199,34 @@ final class Stock {
     static final MethodRef SOCKET_SET_RECEIVE_BUFFER_SIZE = new MethodRef("java/net/Socket", "setReceiveBufferSize", "(I)V");
     static final MethodRef SOCKET_SET_SEND_BUFFER_SIZE = new MethodRef("java/net/Socket", "setSendBufferSize", "(I)V");
 
+    // P21: StatsItem's counters and the store's put-latency histogram.
+    static final String STATS_ITEM = "org/apache/rocketmq/common/stats/StatsItem";
+    static final String STATS_ITEM_SET = "org/apache/rocketmq/common/stats/StatsItemSet";
+    static final String BROKER_STATS_MANAGER = "org/apache/rocketmq/store/stats/BrokerStatsManager";
+    /** Builds {@code value} and {@code times} ({@code new AtomicLong(0)} each). */
+    static final MethodRef STATS_ITEM_INIT = new MethodRef(STATS_ITEM, "<init>",
+        "(Ljava/lang/String;Ljava/lang/String;Ljava/util/concurrent/ScheduledExecutorService;"
+            + "Lorg/apache/rocketmq/logging/InternalLogger;)V");
+    /** The readers of {@code value} and {@code times}: each snapshots both with {@code get()}. */
+    static final MethodRef STATS_ITEM_SAMPLING_SECONDS = new MethodRef(STATS_ITEM, "samplingInSeconds", "()V");
+    static final MethodRef STATS_ITEM_SAMPLING_MINUTES = new MethodRef(STATS_ITEM, "samplingInMinutes", "()V");
+    static final MethodRef STATS_ITEM_SAMPLING_HOUR = new MethodRef(STATS_ITEM, "samplingInHour", "()V");
+    /** The writers: {@code getValue().addAndGet(v)} and {@code getTimes().addAndGet(t)}, results discarded. */
+    static final MethodRef STATS_ITEM_SET_ADD_VALUE = new MethodRef(STATS_ITEM_SET, "addValue", "(Ljava/lang/String;II)V");
+    static final MethodRef STATS_ITEM_SET_ADD_RT_VALUE = new MethodRef(STATS_ITEM_SET, "addRTValue",
+        "(Ljava/lang/String;II)V");
+    static final MethodRef BSM_INC_BROKER_PUT_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "()V");
+    static final MethodRef BSM_INC_BROKER_PUT_NUMS_BY = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "(I)V");
+    static final MethodRef BSM_INC_BROKER_GET_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerGetNums", "(I)V");
+    static final MethodRef ATOMIC_LONG_GET = new MethodRef(ATOMIC_LONG, "get", "()J");
+    /** The histogram: built (13 {@code new AtomicLong(0)}), one bucket incremented per put, read by two methods. */
+    static final MethodRef SSS_INIT_DISTRIBUTE_TIME = new MethodRef(STORE_STATS_SERVICE, "initPutMessageDistributeTime",
+        "()[L" + ATOMIC_LONG + ";");
+    static final MethodRef SSS_SET_PUT_TIME_MAX = new MethodRef(STORE_STATS_SERVICE, "setPutMessageEntireTimeMax", "(J)V");
+    static final MethodRef SSS_DISTRIBUTE_TIME_TO_STRING = new MethodRef(STORE_STATS_SERVICE,
+        "putMessageDistributeTimeToString", "()Ljava/lang/String;");
+    static final MethodRef SSS_PRINT_TPS = new MethodRef(STORE_STATS_SERVICE, "printTps", "()V");
+
     private Stock() {
     }
 }

@@ -46,6 +46,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",
         "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.patched", "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.stock",
         "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.patched", "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.stock",
+        "dev.rmqpatch.jmh.StatsItemsBenchmark.patched", "dev.rmqpatch.jmh.StatsItemsBenchmark.stock",
         "dev.rmqpatch.jmh.TopicPutCountersBenchmark.patched", "dev.rmqpatch.jmh.TopicPutCountersBenchmark.stock",
     };
 
