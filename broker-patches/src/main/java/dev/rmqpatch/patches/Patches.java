@@ -31,6 +31,7 @@ public final class Patches {
         new StatsCountersPatch(),
         new SlaveReadInPlacePatch(),
         new StatsItemsPatch(),
+        new GroupCommitLockPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

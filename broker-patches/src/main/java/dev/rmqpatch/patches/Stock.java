@@ -227,6 +227,21 @@ final class Stock {
         "putMessageDistributeTimeToString", "()Ljava/lang/String;");
     static final MethodRef SSS_PRINT_TPS = new MethodRef(STORE_STATS_SERVICE, "printTps", "()V");
 
+    // P22: CommitLog$GroupCommitService (SYNC_FLUSH).
+    static final String GROUP_COMMIT_SERVICE = COMMIT_LOG + "$GroupCommitService";
+    static final MethodRef GCS_INIT = new MethodRef(GROUP_COMMIT_SERVICE, "<init>", "(L" + COMMIT_LOG + ";)V");
+    static final MethodRef GCS_PUT_REQUEST = new MethodRef(GROUP_COMMIT_SERVICE, "putRequest",
+        "(L" + GROUP_COMMIT_REQUEST + ";)V");
+    static final MethodRef GCS_SWAP_REQUESTS = new MethodRef(GROUP_COMMIT_SERVICE, "swapRequests", "()V");
+    static final MethodRef GCS_DO_COMMIT = new MethodRef(GROUP_COMMIT_SERVICE, "doCommit", "()V");
+    /** Fields, as MethodRefs (owner, name, descriptor) for the delegations' field reads. */
+    static final MethodRef GCS_REQUESTS_WRITE = new MethodRef(GROUP_COMMIT_SERVICE, "requestsWrite", "Ljava/util/List;");
+    static final MethodRef GCS_THIS0 = new MethodRef(GROUP_COMMIT_SERVICE, "this$0", "L" + COMMIT_LOG + ";");
+    static final MethodRef COMMIT_LOG_MAPPED_FILE_QUEUE = new MethodRef(COMMIT_LOG, "mappedFileQueue",
+        "Lorg/apache/rocketmq/store/MappedFileQueue;");
+    static final MethodRef COMMIT_LOG_STORE = new MethodRef(COMMIT_LOG, "defaultMessageStore",
+        "Lorg/apache/rocketmq/store/DefaultMessageStore;");
+
     private Stock() {
     }
 }

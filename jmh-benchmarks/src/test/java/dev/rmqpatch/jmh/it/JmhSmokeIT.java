@@ -32,6 +32,7 @@ class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
+        "dev.rmqpatch.jmh.GroupCommitBenchmark.patched", "dev.rmqpatch.jmh.GroupCommitBenchmark.stock",
         "dev.rmqpatch.jmh.HaWakeupBenchmark.patched", "dev.rmqpatch.jmh.HaWakeupBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeFloorBenchmark.floor",
