@@ -61,12 +61,14 @@ final class StatsItemsPatch implements Patch {
     public String verification() {
         return "The stock and patched classes, loaded side by side, report the same StatsItem snapshots (sum, times, "
             + "average) and the same histogram after the same random adds from one and from several threads, and "
-            + "with -Drmqpatch.disable=P21 the patched jars build stock's plain AtomicLongs.";
+            + "with -Drmqpatch.disable=P21 the patched jars build stock's plain AtomicLongs; a master reports the same "
+            + "TOPIC_PUT_NUMS, TOPIC_PUT_SIZE and BROKER_PUT_NUMS (VIEW_BROKER_STATS_DATA) after the same sends with the "
+            + "patch on and off.";
     }
 
     @Override
     public String tests() {
-        return "StatsItemsIT; codec: StatsItemCountersTest";
+        return "StatsItemsIT, StatsCountersIT; codec: StatsItemCountersTest";
     }
 
     @Override
