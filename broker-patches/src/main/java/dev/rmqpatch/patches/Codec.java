@@ -115,6 +115,23 @@ final class Codec {
     static final MethodRef HA_RECEIVE_BUFFER = new MethodRef(SOCKET_BUFFERS, "setReceiveBufferSize", "(Ljava/net/Socket;I)V");
     static final MethodRef HA_SEND_BUFFER = new MethodRef(SOCKET_BUFFERS, "setSendBufferSize", "(Ljava/net/Socket;I)V");
 
+    // P21
+    static final String STATS_ITEM_COUNTERS = "dev/rmqpatch/codec/stats/StatsItemCounters";
+    static final MethodRef STATS_NEW_COUNTER = new MethodRef(STATS_ITEM_COUNTERS, "newCounter",
+        "(J)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef STATS_ADD = new MethodRef(STATS_ITEM_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
+    static final MethodRef STATS_INCREMENT = new MethodRef(STATS_ITEM_COUNTERS, "increment", "(L" + Stock.ATOMIC_LONG + ";)J");
+    static final MethodRef STATS_GET = new MethodRef(STATS_ITEM_COUNTERS, "get", "(L" + Stock.ATOMIC_LONG + ";)J");
+
+    // P22
+    static final String GROUP_COMMIT_QUEUE = "dev/rmqpatch/codec/store/GroupCommitQueue";
+    static final MethodRef GROUP_COMMIT_NEW_QUEUE = new MethodRef(GROUP_COMMIT_QUEUE, "newQueue", "()Ljava/util/ArrayList;");
+    static final MethodRef GROUP_COMMIT_PUT = new MethodRef(GROUP_COMMIT_QUEUE, "putRequest",
+        "(Ljava/util/List;Lorg/apache/rocketmq/common/ServiceThread;L" + Stock.GROUP_COMMIT_REQUEST + ";)V");
+    static final MethodRef GROUP_COMMIT_SWAP = new MethodRef(GROUP_COMMIT_QUEUE, "swapRequests", "(Ljava/util/List;)V");
+    static final MethodRef GROUP_COMMIT_DO_COMMIT = new MethodRef(GROUP_COMMIT_QUEUE, "doCommit",
+        "(Ljava/util/List;Lorg/apache/rocketmq/store/MappedFileQueue;Lorg/apache/rocketmq/store/DefaultMessageStore;)V");
+
     private Codec() {
     }
 }

@@ -30,6 +30,8 @@ public final class Patches {
         new SocketBuffersPatch(),
         new StatsCountersPatch(),
         new SlaveReadInPlacePatch(),
+        new StatsItemsPatch(),
+        new GroupCommitLockPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

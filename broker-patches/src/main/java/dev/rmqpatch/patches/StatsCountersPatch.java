@@ -17,8 +17,8 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * stock discards) go to the LongAdder, and the two readers sum AtomicLong plus adder, so runtime info, BrokerStats and
  * the TPS sampling report stock's numbers. AtomicLong's methods are final, so no counter can be a LongAdder that
  * every stock reader reads unchanged: the readers are patched instead; 4.9.0 has no other reader of these counters. This is the per-topic half of upstream's 4.9.2 change (apache/rocketmq#3195); the put-latency histogram
- * ({@code setPutMessageEntireTimeMax}) and {@code StatsItem} (#3351) are not covered: their counters are built in a
- * constructor and a private method, which no edit shape here replaces.
+ * ({@code setPutMessageEntireTimeMax}) and {@code StatsItem} (#3351), whose counters are built in a constructor and a
+ * private method, are P21's ({@code StatsItemsPatch}, with the {@code ReplaceAllocation} shape).
  * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class StatsCountersPatch implements Patch {

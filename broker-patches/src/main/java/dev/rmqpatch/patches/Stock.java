@@ -199,6 +199,49 @@ final class Stock {
     static final MethodRef SOCKET_SET_RECEIVE_BUFFER_SIZE = new MethodRef("java/net/Socket", "setReceiveBufferSize", "(I)V");
     static final MethodRef SOCKET_SET_SEND_BUFFER_SIZE = new MethodRef("java/net/Socket", "setSendBufferSize", "(I)V");
 
+    // P21: StatsItem's counters and the store's put-latency histogram.
+    static final String STATS_ITEM = "org/apache/rocketmq/common/stats/StatsItem";
+    static final String STATS_ITEM_SET = "org/apache/rocketmq/common/stats/StatsItemSet";
+    static final String BROKER_STATS_MANAGER = "org/apache/rocketmq/store/stats/BrokerStatsManager";
+    /** Builds {@code value} and {@code times} ({@code new AtomicLong(0)} each). */
+    static final MethodRef STATS_ITEM_INIT = new MethodRef(STATS_ITEM, "<init>",
+        "(Ljava/lang/String;Ljava/lang/String;Ljava/util/concurrent/ScheduledExecutorService;"
+            + "Lorg/apache/rocketmq/logging/InternalLogger;)V");
+    /** The readers of {@code value} and {@code times}: each snapshots both with {@code get()}. */
+    static final MethodRef STATS_ITEM_SAMPLING_SECONDS = new MethodRef(STATS_ITEM, "samplingInSeconds", "()V");
+    static final MethodRef STATS_ITEM_SAMPLING_MINUTES = new MethodRef(STATS_ITEM, "samplingInMinutes", "()V");
+    static final MethodRef STATS_ITEM_SAMPLING_HOUR = new MethodRef(STATS_ITEM, "samplingInHour", "()V");
+    /** The writers: {@code getValue().addAndGet(v)} and {@code getTimes().addAndGet(t)}, results discarded. */
+    static final MethodRef STATS_ITEM_SET_ADD_VALUE = new MethodRef(STATS_ITEM_SET, "addValue", "(Ljava/lang/String;II)V");
+    static final MethodRef STATS_ITEM_SET_ADD_RT_VALUE = new MethodRef(STATS_ITEM_SET, "addRTValue",
+        "(Ljava/lang/String;II)V");
+    static final MethodRef BSM_INC_BROKER_PUT_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "()V");
+    static final MethodRef BSM_INC_BROKER_PUT_NUMS_BY = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "(I)V");
+    static final MethodRef BSM_INC_BROKER_GET_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerGetNums", "(I)V");
+    static final MethodRef ATOMIC_LONG_GET = new MethodRef(ATOMIC_LONG, "get", "()J");
+    /** The histogram: built (13 {@code new AtomicLong(0)}), one bucket incremented per put, read by two methods. */
+    static final MethodRef SSS_INIT_DISTRIBUTE_TIME = new MethodRef(STORE_STATS_SERVICE, "initPutMessageDistributeTime",
+        "()[L" + ATOMIC_LONG + ";");
+    static final MethodRef SSS_SET_PUT_TIME_MAX = new MethodRef(STORE_STATS_SERVICE, "setPutMessageEntireTimeMax", "(J)V");
+    static final MethodRef SSS_DISTRIBUTE_TIME_TO_STRING = new MethodRef(STORE_STATS_SERVICE,
+        "putMessageDistributeTimeToString", "()Ljava/lang/String;");
+    static final MethodRef SSS_PRINT_TPS = new MethodRef(STORE_STATS_SERVICE, "printTps", "()V");
+
+    // P22: CommitLog$GroupCommitService (SYNC_FLUSH).
+    static final String GROUP_COMMIT_SERVICE = COMMIT_LOG + "$GroupCommitService";
+    static final MethodRef GCS_INIT = new MethodRef(GROUP_COMMIT_SERVICE, "<init>", "(L" + COMMIT_LOG + ";)V");
+    static final MethodRef GCS_PUT_REQUEST = new MethodRef(GROUP_COMMIT_SERVICE, "putRequest",
+        "(L" + GROUP_COMMIT_REQUEST + ";)V");
+    static final MethodRef GCS_SWAP_REQUESTS = new MethodRef(GROUP_COMMIT_SERVICE, "swapRequests", "()V");
+    static final MethodRef GCS_DO_COMMIT = new MethodRef(GROUP_COMMIT_SERVICE, "doCommit", "()V");
+    /** Fields, as MethodRefs (owner, name, descriptor) for the delegations' field reads. */
+    static final MethodRef GCS_REQUESTS_WRITE = new MethodRef(GROUP_COMMIT_SERVICE, "requestsWrite", "Ljava/util/List;");
+    static final MethodRef GCS_THIS0 = new MethodRef(GROUP_COMMIT_SERVICE, "this$0", "L" + COMMIT_LOG + ";");
+    static final MethodRef COMMIT_LOG_MAPPED_FILE_QUEUE = new MethodRef(COMMIT_LOG, "mappedFileQueue",
+        "Lorg/apache/rocketmq/store/MappedFileQueue;");
+    static final MethodRef COMMIT_LOG_STORE = new MethodRef(COMMIT_LOG, "defaultMessageStore",
+        "Lorg/apache/rocketmq/store/DefaultMessageStore;");
+
     private Stock() {
     }
 }

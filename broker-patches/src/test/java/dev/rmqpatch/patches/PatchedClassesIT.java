@@ -64,6 +64,11 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ConsumeQueue"},
         {"rocketmq-store-", "org/apache/rocketmq/store/DefaultMessageStore"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/stats/StatsItem"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/stats/StatsItemSet"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/stats/BrokerStatsManager"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/StoreStatsService"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/CommitLog$GroupCommitService"},
     };
 
     private static URLClassLoader stock;

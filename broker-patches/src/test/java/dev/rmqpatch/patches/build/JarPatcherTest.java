@@ -22,10 +22,12 @@ import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.DelegateBody;
+import dev.rmqpatch.patches.transform.DelegateFields;
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
+import dev.rmqpatch.patches.transform.ReplaceAllocation;
 import dev.rmqpatch.patches.transform.ReplaceCall;
 import dev.rmqpatch.patches.transform.Switch;
 import org.junit.jupiter.api.Test;
@@ -237,6 +239,34 @@ class JarPatcherTest {
         PatchException e = patchFails(new DelegateBody(PROPS_TO_STRING,
             new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
         assertTrue(e.getMessage().contains("must have descriptor"), e.getMessage());
+    }
+
+    private static final MethodRef STATS_ITEM_INIT = new MethodRef("org/apache/rocketmq/common/stats/StatsItem", "<init>",
+        "(Ljava/lang/String;Ljava/lang/String;Ljava/util/concurrent/ScheduledExecutorService;"
+            + "Lorg/apache/rocketmq/logging/InternalLogger;)V");
+    private static final MethodRef NEW_COUNTER = new MethodRef("dev/rmqpatch/codec/stats/StatsItemCounters", "newCounter",
+        "(J)Ljava/util/concurrent/atomic/AtomicLong;");
+
+    @Test
+    void unexpectedAllocationCountFails() throws Exception {
+        PatchException e = patchFails(new ReplaceAllocation(STATS_ITEM_INIT, "java/util/concurrent/atomic/AtomicLong",
+            "(J)V", NEW_COUNTER, 3));
+        assertTrue(e.getMessage().contains("expected 3 allocation(s)") && e.getMessage().contains("found 2"), e.getMessage());
+    }
+
+    @Test
+    void allocationFactoryWithAnotherSignatureFails() throws Exception {
+        PatchException e = patchFails(new ReplaceAllocation(STATS_ITEM_INIT, "java/util/concurrent/atomic/AtomicLong",
+            "()V", NEW_COUNTER, 2));
+        assertTrue(e.getMessage().contains("must have descriptor"), e.getMessage());
+    }
+
+    @Test
+    void fieldDelegateWithAnotherArityFails() throws Exception {
+        MethodRef swap = new MethodRef("org/apache/rocketmq/store/CommitLog$GroupCommitService", "swapRequests", "()V");
+        PatchException e = patchFails(new DelegateFields(swap, List.of(),
+            new MethodRef("dev/rmqpatch/codec/store/GroupCommitQueue", "swapRequests", "(Ljava/util/List;)V")));
+        assertTrue(e.getMessage().contains("must take 0 field value(s)"), e.getMessage());
     }
 
     private PatchException patchFails(MethodEdit edit) throws IOException {

@@ -16,6 +16,15 @@ public final class AddedCounter extends AtomicLong {
 
     private final transient LongAdder added = new LongAdder();
 
+    public AddedCounter() {
+        super();
+    }
+
+    /** P21: a counter whose AtomicLong starts at {@code initialValue}, as stock's {@code new AtomicLong(initialValue)}. */
+    public AddedCounter(long initialValue) {
+        super(initialValue);
+    }
+
     /** Counts {@code delta} in the adder: the patched put paths' increment. */
     public void add(long delta) {
         added.add(delta);

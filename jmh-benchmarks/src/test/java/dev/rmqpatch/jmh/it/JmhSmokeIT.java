@@ -32,6 +32,7 @@ class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
+        "dev.rmqpatch.jmh.GroupCommitBenchmark.patched", "dev.rmqpatch.jmh.GroupCommitBenchmark.stock",
         "dev.rmqpatch.jmh.HaWakeupBenchmark.patched", "dev.rmqpatch.jmh.HaWakeupBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeFloorBenchmark.floor",
@@ -46,6 +47,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.SendPathBenchmark.patched", "dev.rmqpatch.jmh.SendPathBenchmark.stock",
         "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.patched", "dev.rmqpatch.jmh.SlaveCommitLogAppendBenchmark.stock",
         "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.patched", "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.stock",
+        "dev.rmqpatch.jmh.StatsItemsBenchmark.patched", "dev.rmqpatch.jmh.StatsItemsBenchmark.stock",
         "dev.rmqpatch.jmh.TopicPutCountersBenchmark.patched", "dev.rmqpatch.jmh.TopicPutCountersBenchmark.stock",
     };
 

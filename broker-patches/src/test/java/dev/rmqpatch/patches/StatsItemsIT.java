@@ -1,0 +1,336 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * P21 on the real classes: stock lib/, patched lib/ and patched lib/ with {@code -Drmqpatch.disable=P21} loaded side
+ * by side in isolated class loaders (so the verifier checks the rewritten StatsItem, StatsItemSet, BrokerStatsManager
+ * and StoreStatsService), and the same random statistics recorded in each: BrokerStatsManager's per-send and per-pull
+ * calls (TOPIC_PUT_NUMS/SIZE, GROUP_GET_*, SNDBCK_PUT_NUMS, BROKER_PUT/GET_NUMS), StatsItemSet.addRTValue, and
+ * StoreStatsService's put-latency histogram, from one thread and from several at once. Every StatsItem's minute, hour
+ * and day snapshot (sum, times, average; not the TPS, which divides by the sampling clock) and the histogram the
+ * runtime info reports must be stock's; with the switch off the counters are stock's plain AtomicLongs.
+ */
+class StatsItemsIT {
+
+    private static final int THREADS = 4;
+
+    private static URLClassLoader stock;
+    private static URLClassLoader patched;
+    private static URLClassLoader switchedOff;
+
+    @BeforeAll
+    static void loaders() throws Exception {
+        stock = loader(TestCluster.dist("stock").resolve("lib"));
+        patched = loader(TestCluster.dist("patched").resolve("lib"));
+        switchedOff = loader(TestCluster.dist("patched").resolve("lib"));
+        String before = System.getProperty("rmqpatch.disable");
+        System.setProperty("rmqpatch.disable", "P21");
+        try {
+            Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
+            assertFalse(switches.getField("P21").getBoolean(null));
+            assertTrue(switches.getField("P18").getBoolean(null));
+        } finally {
+            if (before == null) {
+                System.clearProperty("rmqpatch.disable");
+            } else {
+                System.setProperty("rmqpatch.disable", before);
+            }
+        }
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        stock.close();
+        patched.close();
+        switchedOff.close();
+    }
+
+    @Test
+    void sameStatisticsAsStockFromOneThread() throws Exception {
+        long seed = new Random().nextLong();
+        Stats s = new Stats(stock);
+        Stats p = new Stats(patched);
+        Stats o = new Stats(switchedOff);
+        try {
+            Random r = new Random(seed);
+            for (int i = 0; i < 20_000; i++) {
+                Op op = Op.random(r);
+                op.apply(s);
+                op.apply(p);
+                op.apply(o);
+                if (i % 4_999 == 0) {
+                    assertEquals(s.report(), p.report(), "seed " + seed + " after " + i);
+                }
+            }
+            Map<String, String> want = s.report();
+            assertEquals(want, p.report(), "seed " + seed);
+            assertEquals(want, o.report(), "switched off, seed " + seed);
+            assertTrue(want.size() > 20, want.toString());
+        } finally {
+            s.close();
+            p.close();
+            o.close();
+        }
+    }
+
+    @Test
+    void sameStatisticsAsStockFromConcurrentThreads() throws Exception {
+        long seed = new Random().nextLong();
+        Stats s = new Stats(stock);
+        Stats p = new Stats(patched);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                Random r = new Random(seed + t);
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < 30_000; i++) {
+                            Op op = Op.random(r);
+                            op.apply(s);
+                            op.apply(p);
+                        }
+                    } catch (Throwable e) {
+                        synchronized (failures) {
+                            failures.add(e);
+                        }
+                    }
+                });
+                thread.start();
+                threads.add(thread);
+            }
+            start.countDown();
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertTrue(failures.isEmpty(), failures::toString);
+            assertEquals(s.report(), p.report(), "seed " + seed);
+        } finally {
+            s.close();
+            p.close();
+        }
+    }
+
+    @Test
+    void patchedCountersAreAddedCountersAndSwitchedOffOnesStocks() throws Exception {
+        Stats p = new Stats(patched);
+        Stats o = new Stats(switchedOff);
+        try {
+            for (Stats x : new Stats[] {p, o}) {
+                x.call(x.manager, "incTopicPutNums", new Class<?>[] {String.class}, "T");
+                Object item = x.call(x.manager, "getStatsItem", new Class<?>[] {String.class, String.class},
+                    "TOPIC_PUT_NUMS", "T");
+                Object value = x.call(item, "getValue", new Class<?>[0]);
+                AtomicLong[] histogram = (AtomicLong[]) field(x.store, "putMessageDistributeTime");
+                String expected = x == p ? "dev.rmqpatch.codec.stats.AddedCounter" : AtomicLong.class.getName();
+                assertEquals(expected, value.getClass().getName());
+                assertEquals(expected, histogram[0].getClass().getName());
+            }
+            // Stock's raw AtomicLong holds the writes while the patch is off; with it on, the adder does.
+            Object off = o.call(o.call(o.manager, "getStatsItem", new Class<?>[] {String.class, String.class},
+                "TOPIC_PUT_NUMS", "T"), "getValue", new Class<?>[0]);
+            assertEquals(1L, ((AtomicLong) off).get());
+            Object on = p.call(p.call(p.manager, "getStatsItem", new Class<?>[] {String.class, String.class},
+                "TOPIC_PUT_NUMS", "T"), "getValue", new Class<?>[0]);
+            assertEquals(0L, ((AtomicLong) on).get());
+            // The private printTps reader (the [PAGECACHERT] log line) links and runs on the patched class; it needs
+            // the sampling lists the service's thread fills, so one sample is taken first.
+            Method sampling = p.store.getClass().getDeclaredMethod("sampling");
+            sampling.setAccessible(true);
+            sampling.invoke(p.store);
+            Field last = p.store.getClass().getDeclaredField("lastPrintTimestamp");
+            last.setAccessible(true);
+            last.setLong(p.store, 0L);
+            Method printTps = p.store.getClass().getDeclaredMethod("printTps");
+            printTps.setAccessible(true);
+            p.call(p.store, "setPutMessageEntireTimeMax", new Class<?>[] {long.class}, 3L);
+            printTps.invoke(p.store);
+            AtomicLong[] fresh = (AtomicLong[]) field(p.store, "putMessageDistributeTime");
+            assertEquals("dev.rmqpatch.codec.stats.AddedCounter", fresh[1].getClass().getName(), "swapped-in array");
+        } finally {
+            p.close();
+            o.close();
+        }
+    }
+
+    /** One broker's statistics objects, from one class loader. */
+    private static final class Stats {
+        final ClassLoader cl;
+        final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+        final Object manager;
+        final Object rtSet;
+        final Object store;
+
+        Stats(ClassLoader cl) throws Exception {
+            this.cl = cl;
+            Class<?> bsm = Class.forName("org.apache.rocketmq.store.stats.BrokerStatsManager", true, cl);
+            manager = bsm.getConstructor(String.class).newInstance("StatsItemsIT");
+            Class<?> logger = Class.forName("org.apache.rocketmq.logging.InternalLogger", true, cl);
+            Object log = Class.forName("org.apache.rocketmq.logging.InternalLoggerFactory", true, cl)
+                .getMethod("getLogger", String.class).invoke(null, "StatsItemsIT");
+            rtSet = Class.forName("org.apache.rocketmq.common.stats.StatsItemSet", true, cl)
+                .getConstructor(String.class, ScheduledExecutorService.class, logger)
+                .newInstance("RT", executor, log);
+            store = Class.forName("org.apache.rocketmq.store.StoreStatsService", true, cl).getConstructor().newInstance();
+        }
+
+        Object call(Object target, String name, Class<?>[] types, Object... args) throws Exception {
+            Method m = target.getClass().getMethod(name, types);
+            return m.invoke(target, args);
+        }
+
+        /**
+         * What the broker reports from these counters: each StatsItem sampled as the broker's timers do, then its
+         * three snapshots without TPS; and the histogram as runtime info prints it.
+         */
+        @SuppressWarnings("unchecked")
+        Map<String, String> report() throws Exception {
+            Map<String, String> out = new TreeMap<>();
+            Map<String, Object> sets = new TreeMap<>((Map<String, Object>) field(manager, "statsTable"));
+            sets.put("RT", rtSet);
+            for (Map.Entry<String, Object> set : sets.entrySet()) {
+                Map<String, Object> items = new TreeMap<>((Map<String, Object>) field(set.getValue(), "statsItemTable"));
+                for (Map.Entry<String, Object> item : items.entrySet()) {
+                    Object it = item.getValue();
+                    call(it, "samplingInSeconds", new Class<?>[0]);
+                    call(it, "samplingInMinutes", new Class<?>[0]);
+                    call(it, "samplingInHour", new Class<?>[0]);
+                    for (String when : new String[] {"Minute", "Hour", "Day"}) {
+                        Object snap = call(it, "getStatsDataIn" + when, new Class<?>[0]);
+                        out.put(set.getKey() + "/" + item.getKey() + "/" + when,
+                            call(snap, "getSum", new Class<?>[0]) + " " + call(snap, "getTimes", new Class<?>[0])
+                                + " " + call(snap, "getAvgpt", new Class<?>[0]));
+                    }
+                }
+            }
+            // What runtime info and toString() print as putMessageDistributeTime (getRuntimeInfo itself needs the
+            // service's sampling thread, which is not started here).
+            Method histogram = store.getClass().getDeclaredMethod("getPutMessageDistributeTimeStringInfo", Long.class);
+            histogram.setAccessible(true);
+            out.put("store/putMessageDistributeTime", (String) histogram.invoke(store, 1L));
+            out.put("store/putMessageEntireTimeMax", String.valueOf(call(store, "getPutMessageEntireTimeMax", new Class<?>[0])));
+            return out;
+        }
+
+        void close() throws Exception {
+            call(manager, "shutdown", new Class<?>[0]);
+            call(store, "shutdown", new Class<?>[0]);
+            executor.shutdownNow();
+        }
+    }
+
+    /** One statistics call as the broker makes it per send, pull or put, with random arguments. */
+    private static final class Op {
+        final int kind;
+        final String topic;
+        final String group;
+        final int n;
+        final long latency;
+
+        private Op(int kind, String topic, String group, int n, long latency) {
+            this.kind = kind;
+            this.topic = topic;
+            this.group = group;
+            this.n = n;
+            this.latency = latency;
+        }
+
+        static Op random(Random r) {
+            long[] bounds = {0, 10, 50, 100, 200, 500, 1000, 2000, 3000, 4000, 5000, 10000, 20000};
+            long latency = r.nextInt(5) == 0 ? bounds[r.nextInt(bounds.length)] - r.nextInt(2) : r.nextInt(12_000) - 5;
+            return new Op(r.nextInt(11), "topic-" + r.nextInt(r.nextBoolean() ? 3 : 30), "group-" + r.nextInt(4),
+                1 + r.nextInt(r.nextBoolean() ? 4 : 4_000), latency);
+        }
+
+        void apply(Stats s) throws Exception {
+            Object m = s.manager;
+            switch (kind) {
+                case 0:
+                    s.call(m, "incTopicPutNums", new Class<?>[] {String.class}, topic);
+                    break;
+                case 1:
+                    s.call(m, "incTopicPutNums", new Class<?>[] {String.class, int.class, int.class}, topic, n, 1 + n % 3);
+                    break;
+                case 2:
+                    s.call(m, "incTopicPutSize", new Class<?>[] {String.class, int.class}, topic, n);
+                    break;
+                case 3:
+                    s.call(m, "incGroupGetNums", new Class<?>[] {String.class, String.class, int.class}, group, topic, n);
+                    break;
+                case 4:
+                    s.call(m, "incGroupGetSize", new Class<?>[] {String.class, String.class, int.class}, group, topic, n);
+                    break;
+                case 5:
+                    s.call(m, "incGroupGetLatency", new Class<?>[] {String.class, String.class, int.class, int.class},
+                        group, topic, n % 4, n);
+                    break;
+                case 6:
+                    s.call(m, "incBrokerPutNums", new Class<?>[0]);
+                    s.call(m, "incBrokerPutNums", new Class<?>[] {int.class}, n);
+                    break;
+                case 7:
+                    s.call(m, "incBrokerGetNums", new Class<?>[] {int.class}, n);
+                    break;
+                case 8:
+                    s.call(m, "incSendBackNums", new Class<?>[] {String.class, String.class}, group, topic);
+                    break;
+                case 9:
+                    s.call(s.rtSet, "addRTValue", new Class<?>[] {String.class, int.class, int.class}, topic, n, 1);
+                    break;
+                default:
+                    s.call(s.store, "setPutMessageEntireTimeMax", new Class<?>[] {long.class}, latency);
+                    break;
+            }
+        }
+    }
+
+    private static Object field(Object target, String name) throws Exception {
+        for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+            try {
+                Field f = c.getDeclaredField(name);
+                f.setAccessible(true);
+                return f.get(target);
+            } catch (NoSuchFieldException e) {
+                // the superclass's
+            }
+        }
+        throw new NoSuchFieldException(name);
+    }
+
+    private static URLClassLoader loader(Path lib) throws Exception {
+        List<URL> urls = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(lib)) {
+            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
+                urls.add(p.toUri().toURL());
+            }
+        }
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+}
