@@ -20,7 +20,6 @@ import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.ResponseCode;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
-import org.apache.rocketmq.common.protocol.body.KVTable;
 import org.apache.rocketmq.common.protocol.header.ViewBrokerStatsDataRequestHeader;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
@@ -195,19 +194,11 @@ class StatsCountersIT {
 
     /** The put statistics of a broker's runtime info (GET_BROKER_RUNTIME_INFO, as mqadmin brokerStatus asks). */
     private static Map<String, String> stats(String brokerAddr) throws Exception {
-        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
-        client.start();
-        try {
-            RemotingCommand response = client.invokeSync(brokerAddr,
-                RemotingCommand.createRequestCommand(RequestCode.GET_BROKER_RUNTIME_INFO, null), 10_000);
-            Map<String, String> table = RemotingSerializable.decode(response.getBody(), KVTable.class).getTable();
-            Map<String, String> picked = new LinkedHashMap<>();
-            for (String k : KEYS) {
-                picked.put(k, table.get(k));
-            }
-            return picked;
-        } finally {
-            client.shutdown();
+        Map<String, String> table = RuntimeInfo.of(brokerAddr);
+        Map<String, String> picked = new LinkedHashMap<>();
+        for (String k : KEYS) {
+            picked.put(k, table.get(k));
         }
+        return picked;
     }
 }
