@@ -26,6 +26,12 @@ public final class ThreadCosts {
     public Double contextSwitchesPerMsg;
     public Double voluntarySwitchesPerMsg;
     public Double involuntarySwitchesPerMsg;
+    /**
+     * The thread that used the most CPU over the interval, and how much (cores: 1.0 is one CPU all the time): a single
+     * selector or executor thread near 1.0 is the broker's bottleneck on any number of cores.
+     */
+    public String busiestThread;
+    public Double busiestThreadCores;
     /** By group name (see {@link #GROUPS}); groups without threads are left out. */
     public Map<String, Group> groups = new LinkedHashMap<>();
 
@@ -38,6 +44,8 @@ public final class ThreadCosts {
         for (String g : GROUPS) {
             sums.put(g, new long[4]);
         }
+        long busiest = -1;
+        String busiestName = null;
         for (Map.Entry<Long, ThreadSnapshot.Task> e : end.tasks.entrySet()) {
             ThreadSnapshot.Task now = e.getValue();
             ThreadSnapshot.Task before = start.tasks.get(e.getKey());
@@ -45,12 +53,22 @@ public final class ThreadCosts {
                 before = null; // a thread id reused by a new thread
             }
             long[] s = sums.get(groupOf(now.name));
-            s[0] += now.cpuNanos - (before == null ? 0 : before.cpuNanos);
+            long cpu = now.cpuNanos - (before == null ? 0 : before.cpuNanos);
+            if (cpu > busiest) {
+                busiest = cpu;
+                busiestName = now.name;
+            }
+            s[0] += cpu;
             s[1] += now.voluntarySwitches - (before == null ? 0 : before.voluntarySwitches);
             s[2] += now.involuntarySwitches - (before == null ? 0 : before.involuntarySwitches);
             s[3]++;
         }
         ThreadCosts c = new ThreadCosts();
+        long wall = end.nanos - start.nanos;
+        if (busiestName != null && wall > 0) {
+            c.busiestThread = busiestName;
+            c.busiestThreadCores = (double) busiest / wall;
+        }
         long voluntary = 0;
         long involuntary = 0;
         for (Map.Entry<String, long[]> e : sums.entrySet()) {

@@ -35,14 +35,18 @@ public final class ThreadSnapshot {
 
     /** By thread id; a thread that ended between two snapshots is missing from the later one. */
     public final Map<Long, Task> tasks;
+    /** System.nanoTime() when it was read. */
+    public final long nanos;
 
-    ThreadSnapshot(Map<Long, Task> tasks) {
+    ThreadSnapshot(Map<Long, Task> tasks, long nanos) {
         this.tasks = Collections.unmodifiableMap(tasks);
+        this.nanos = nanos;
     }
 
     /** The threads of {@code pid}, or null when the process cannot be read (gone, not Linux). */
     public static ThreadSnapshot of(long pid) {
         Map<Long, Task> tasks = new LinkedHashMap<>();
+        long nanos = System.nanoTime();
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : dir) {
                 try {
@@ -56,7 +60,7 @@ public final class ThreadSnapshot {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        return new ThreadSnapshot(tasks);
+        return new ThreadSnapshot(tasks, nanos);
     }
 
     /** A task from its stat line (name in parentheses, CPU ticks) and its status file (the two switch counters). */

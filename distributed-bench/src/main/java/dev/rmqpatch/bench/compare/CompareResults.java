@@ -81,6 +81,11 @@ public final class CompareResults {
         public Double gcPauseMs;
         public Double brokerCores;
         public Double otherCpuCores;
+        /** The broker JVM's busiest thread over the round (kernel name, 15 characters) and the cores it used: 1.0 is a CPU. */
+        public String busiestBrokerThread;
+        public Double busiestBrokerThreadCores;
+        /** The broker JVM's context switches per message stored in the round. */
+        public Double brokerContextSwitchesPerMsg;
         /** ms-sync topology only, read after the load stopped (the slave given a few seconds to catch up). */
         public Long masterCommitLogMaxOffset;
         public Long slaveCommitLogMaxOffset;

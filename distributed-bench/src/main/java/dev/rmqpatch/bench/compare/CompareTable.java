@@ -58,6 +58,7 @@ public final class CompareTable {
             s.append("; agent us CPU/msg (median): ").append(String.join(", ", agentCpu));
         }
         s.append('\n');
+        s.append(busiestThreads(results));
         CompareResults.Ceiling c = results.harnessCeiling;
         if (c != null && c.tps != null) {
             s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink%s): %,.0f msg/s, p99 %s ms, "
@@ -155,5 +156,30 @@ public final class CompareTable {
             return "spread unknown: needs 2+ rounds";
         }
         return overlaps ? "within the round-to-round spread" : "outside the spread";
+    }
+
+    /**
+     * Per variant, the broker's busiest thread in each round (cores it used) and context switches per message: a thread
+     * near 1.0 cores limits the broker however many CPUs the host has. Empty when no round has thread figures.
+     */
+    static String busiestThreads(CompareResults results) {
+        List<String> parts = new ArrayList<>();
+        for (CompareResults.VariantResult v : results.variants) {
+            List<String> rounds = new ArrayList<>();
+            List<String> switches = new ArrayList<>();
+            for (CompareResults.RoundResult r : v.rounds) {
+                if (r.busiestBrokerThread != null) {
+                    rounds.add(r.busiestBrokerThread + " " + Format.num(r.busiestBrokerThreadCores, 2));
+                }
+                if (r.brokerContextSwitchesPerMsg != null) {
+                    switches.add(Format.num(r.brokerContextSwitchesPerMsg, 2));
+                }
+            }
+            if (!rounds.isEmpty()) {
+                parts.add(v.name + ": " + String.join(", ", rounds) + (switches.isEmpty() ? "" : "; cs/msg " + String.join(", ", switches)));
+            }
+        }
+        return parts.isEmpty() ? "" : "busiest broker thread per round (cores; 1.00 = one CPU all the time), context switches per "
+            + "message: " + String.join(" | ", parts) + "\n";
     }
 }

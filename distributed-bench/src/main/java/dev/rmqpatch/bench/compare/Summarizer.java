@@ -26,6 +26,11 @@ public final class Summarizer {
             x.gcPauseMs = r.broker.gcPauseMillis;
             x.brokerCores = r.broker.brokerCores;
             x.otherCpuCores = r.broker.otherCores;
+            if (r.broker.brokerThreads != null) {
+                x.busiestBrokerThread = r.broker.brokerThreads.busiestThread;
+                x.busiestBrokerThreadCores = r.broker.brokerThreads.busiestThreadCores;
+                x.brokerContextSwitchesPerMsg = r.broker.brokerThreads.contextSwitchesPerMsg;
+            }
         }
         if (r.replication != null) {
             x.masterCommitLogMaxOffset = r.replication.masterCommitLogMaxOffset;

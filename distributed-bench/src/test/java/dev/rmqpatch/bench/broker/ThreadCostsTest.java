@@ -42,7 +42,7 @@ class ThreadCostsTest {
         b.put(3L, task("ReputMessageSer", 20, 1100, 0));
         b.put(4L, task("WriteSocketServ", 7, 3, 0)); // thread id 4 reused by a new thread: counted from zero
         b.put(5L, task("java", 1, 1, 1)); // a new thread
-        ThreadCosts c = ThreadCosts.between(new ThreadSnapshot(a), new ThreadSnapshot(b), 100L);
+        ThreadCosts c = ThreadCosts.between(new ThreadSnapshot(a, 0), new ThreadSnapshot(b, 1_000_000_000L), 100L);
         assertNotNull(c);
         double tickUs = ProcStat.ticksToNanos(1) / 1000.0;
         assertEquals(200 * tickUs / 100, c.groups.get("netty-io").cpuUsPerMsg, 1e-9);
@@ -57,11 +57,13 @@ class ThreadCostsTest {
         assertEquals(voluntary / 100.0, c.voluntarySwitchesPerMsg, 1e-9);
         assertEquals(involuntary / 100.0, c.involuntarySwitchesPerMsg, 1e-9);
         assertEquals((voluntary + involuntary) / 100.0, c.contextSwitchesPerMsg, 1e-9);
+        assertEquals("NettyServerNIOS", c.busiestThread, "200 ticks over the second");
+        assertEquals(ProcStat.ticksToNanos(200) / 1e9, c.busiestThreadCores, 1e-9);
     }
 
     @Test
     void noFiguresWithoutBothSnapshotsOrWithoutMessages() {
-        ThreadSnapshot s = new ThreadSnapshot(Map.of(1L, task("x", 1, 1, 1)));
+        ThreadSnapshot s = new ThreadSnapshot(Map.of(1L, task("x", 1, 1, 1)), 0);
         assertNull(ThreadCosts.between(null, s, 10L));
         assertNull(ThreadCosts.between(s, null, 10L));
         assertNull(ThreadCosts.between(s, s, 0L));
