@@ -63,7 +63,8 @@ public final class EncodeOutsideLockDriver {
                 lines.add(i + " " + line(r) + " topic=" + msg.getTopic() + " q=" + msg.getQueueId()
                     + " sysFlag=" + msg.getSysFlag());
                 if (r.getAppendMessageResult() != null) {
-                    resultClasses.merge(r.getAppendMessageResult().getClass().getName(), 1, Integer::sum);
+                    resultClasses.merge((i % 2 == 0 ? "async " : "sync ") + r.getAppendMessageResult().getClass().getName(), 1,
+                        Integer::sum);
                 }
             }
             lines.add("topicQueueTable " + new TreeMap<>(store.getCommitLog().getTopicQueueTable()));

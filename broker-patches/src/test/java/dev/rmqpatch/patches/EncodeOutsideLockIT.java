@@ -49,7 +49,11 @@ class EncodeOutsideLockIT {
             Run off = run(TestCluster.dist("patched").resolve("lib"), String.join(",", PatchSwitches.IDS),
                 tmp.resolve("off-" + seed), seed, count);
             String made = patched.lines.remove(patched.lines.size() - 1);
-            assertTrue(made.contains("EncodeOutsideLock$EncodedAppendResult="), "P20 made results: " + made);
+            assertTrue(made.contains("async dev.rmqpatch.codec.store.EncodeOutsideLock$EncodedAppendResult="),
+                "P20 made results of asyncPutMessage: " + made);
+            assertTrue(made.contains("sync dev.rmqpatch.codec.store.EncodeOutsideLock$EncodedAppendResult="),
+                "P20 made results of putMessage: " + made);
+            System.out.println("[EncodeOutsideLockIT] seed " + seed + " patched " + made);
             assertTrue(made.contains("org.apache.rocketmq.store.AppendMessageResult="), "stock's body made some: " + made);
             assertTrue(!stock.lines.remove(stock.lines.size() - 1).contains("EncodeOutsideLock"), "stock");
             assertTrue(!off.lines.remove(off.lines.size() - 1).contains("EncodeOutsideLock"), "P20 off");
