@@ -151,7 +151,8 @@ class EncodeOutsideLockTest {
         MessageExtBrokerInner msg = new MessageExtBrokerInner();
         msg.setTopic("topic-\u00fc" + rnd.nextInt(5));
         msg.setQueueId(rnd.nextInt(4));
-        byte[] body = new byte[rnd.nextInt(4000)];
+        // Under 4096 bytes in all: the last maxMessageSize seen bounds what is encoded, and the tests share it.
+        byte[] body = new byte[rnd.nextInt(3000)];
         rnd.nextBytes(body);
         msg.setBody(body);
         msg.setBodyCRC(rnd.nextInt());
