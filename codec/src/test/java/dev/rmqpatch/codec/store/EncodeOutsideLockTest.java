@@ -99,7 +99,9 @@ class EncodeOutsideLockTest {
             assertEquals(msg.getBornHost(), read.getBornHost());
             assertEquals(msg.getStoreHost(), read.getStoreHost());
             assertEquals(msg.getProperties(), read.getProperties());
-            assertEquals(java.util.Arrays.toString(msg.getBody()), java.util.Arrays.toString(read.getBody()));
+            // Stock's decode gives no body for an empty one.
+            assertEquals(java.util.Arrays.toString(msg.getBody().length == 0 ? null : msg.getBody()),
+                java.util.Arrays.toString(read.getBody()));
             assertEquals(msg.getPreparedTransactionOffset(), read.getPreparedTransactionOffset());
         }
         store.destroy();
