@@ -115,6 +115,15 @@ final class Codec {
     static final MethodRef HA_RECEIVE_BUFFER = new MethodRef(SOCKET_BUFFERS, "setReceiveBufferSize", "(Ljava/net/Socket;I)V");
     static final MethodRef HA_SEND_BUFFER = new MethodRef(SOCKET_BUFFERS, "setSendBufferSize", "(Ljava/net/Socket;I)V");
 
+    static final String ENCODE_OUTSIDE_LOCK = "dev/rmqpatch/codec/store/EncodeOutsideLock";
+    static final MethodRef ENCODE_BEGIN_PUT = new MethodRef(ENCODE_OUTSIDE_LOCK, "beginPut",
+        "(L" + Stock.COMMIT_LOG + ";L" + Stock.MESSAGE_EXT_BROKER_INNER + ";)Lorg/apache/rocketmq/store/PutMessageResult;");
+    static final MethodRef ENCODE_BEGIN_ASYNC_PUT = new MethodRef(ENCODE_OUTSIDE_LOCK, "beginAsyncPut",
+        "(L" + Stock.COMMIT_LOG + ";L" + Stock.MESSAGE_EXT_BROKER_INNER + ";)Ljava/util/concurrent/CompletableFuture;");
+    static final MethodRef ENCODE_LOCK = new MethodRef(ENCODE_OUTSIDE_LOCK, "lock", "(L" + Stock.PUT_MESSAGE_LOCK + ";)V");
+    static final MethodRef ENCODE_DO_APPEND = new MethodRef(ENCODE_OUTSIDE_LOCK, "doAppend",
+        "(ILjava/util/HashMap;L" + Stock.DEFAULT_MESSAGE_STORE + ";JLjava/nio/ByteBuffer;IL" + Stock.MESSAGE_EXT_BROKER_INNER
+            + ";)Lorg/apache/rocketmq/store/AppendMessageResult;");
     // P21
     static final String STATS_ITEM_COUNTERS = "dev/rmqpatch/codec/stats/StatsItemCounters";
     static final MethodRef STATS_NEW_COUNTER = new MethodRef(STATS_ITEM_COUNTERS, "newCounter",

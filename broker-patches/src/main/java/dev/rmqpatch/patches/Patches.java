@@ -30,6 +30,7 @@ public final class Patches {
         new SocketBuffersPatch(),
         new StatsCountersPatch(),
         new SlaveReadInPlacePatch(),
+        new EncodeOutsideLockPatch(),
         new StatsItemsPatch(),
         new GroupCommitLockPatch(),
         new BrokerConfigGuardPatch(),

@@ -174,6 +174,12 @@ final class Stock {
         "(L" + MESSAGE_EXT_BATCH + ";)Ljava/util/concurrent/CompletableFuture;");
     static final MethodRef COMMIT_LOG_PUT_BATCH = new MethodRef(COMMIT_LOG, "putMessages",
         "(L" + MESSAGE_EXT_BATCH + ";)Lorg/apache/rocketmq/store/PutMessageResult;");
+    /** P20: the single-message append under the put lock, and the lock it is called under. */
+    static final String APPEND_CALLBACK = COMMIT_LOG + "$DefaultAppendMessageCallback";
+    static final MethodRef APPEND_CALLBACK_DO_APPEND = new MethodRef(APPEND_CALLBACK, "doAppend",
+        "(JLjava/nio/ByteBuffer;IL" + MESSAGE_EXT_BROKER_INNER + ";)Lorg/apache/rocketmq/store/AppendMessageResult;");
+    static final String PUT_MESSAGE_LOCK = "org/apache/rocketmq/store/PutMessageLock";
+    static final MethodRef PUT_MESSAGE_LOCK_LOCK = new MethodRef(PUT_MESSAGE_LOCK, "lock", "()V");
     /** A slave's (or a DLedger follower's) dispatch of replicated messages, counting each in the topic counters. */
     static final MethodRef REPUT_DO_REPUT = new MethodRef("org/apache/rocketmq/store/DefaultMessageStore$ReputMessageService",
         "doReput", "()V");

@@ -64,6 +64,8 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$AcceptSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ConsumeQueue"},
         {"rocketmq-store-", "org/apache/rocketmq/store/DefaultMessageStore"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/CommitLog"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/CommitLog$DefaultAppendMessageCallback"},
         {"rocketmq-common-", "org/apache/rocketmq/common/stats/StatsItem"},
         {"rocketmq-common-", "org/apache/rocketmq/common/stats/StatsItemSet"},
         {"rocketmq-store-", "org/apache/rocketmq/store/stats/BrokerStatsManager"},

@@ -27,15 +27,29 @@ public final class EntryHook implements MethodEdit {
     private final MethodRef target;
     private final MethodRef hook;
     private final boolean refusal;
+    /** The hook is a method another edit of the same patch adds to the target's class, not a codec method. */
+    private final boolean added;
 
     public EntryHook(MethodRef target, MethodRef hook) {
-        this(target, hook, false);
+        this(target, hook, false, false);
     }
 
-    private EntryHook(MethodRef target, MethodRef hook, boolean refusal) {
+    private EntryHook(MethodRef target, MethodRef hook, boolean refusal, boolean added) {
         this.target = target;
         this.hook = hook;
         this.refusal = refusal;
+        this.added = added;
+    }
+
+    /**
+     * The hook is a static method that an earlier edit of the same patch adds to the target's class (an
+     * {@link AddDelegate}, which checks the codec method it calls); it is not looked up among the codec's methods.
+     */
+    public static EntryHook ofAddedHook(MethodRef target, MethodRef hook) {
+        if (!hook.owner.equals(target.owner)) {
+            throw new IllegalArgumentException(hook + " is not in " + target.owner);
+        }
+        return new EntryHook(target, hook, false, true);
     }
 
     /**
@@ -43,7 +57,7 @@ public final class EntryHook implements MethodEdit {
      * does for what it does not find), {@code false} runs the stock body.
      */
     public static EntryHook refusing(MethodRef target, MethodRef hook) {
-        return new EntryHook(target, hook, true);
+        return new EntryHook(target, hook, true, false);
     }
 
     @Override
@@ -53,7 +67,7 @@ public final class EntryHook implements MethodEdit {
 
     @Override
     public List<MethodRef> calls() {
-        return Collections.singletonList(hook);
+        return added ? Collections.<MethodRef>emptyList() : Collections.singletonList(hook);
     }
 
     @Override
@@ -67,6 +81,9 @@ public final class EntryHook implements MethodEdit {
         if (!refusal && (isVoid ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT)) {
             throw new PatchException("hook " + hook + " must return " + (isVoid ? "boolean" : "an object")
                 + " for " + target);
+        }
+        if (added && !hasMethod(owner, hook)) {
+            throw new PatchException("hook " + hook + " must be added to " + owner.name + " before this edit");
         }
         if (returnType.getSort() != Type.VOID && returnType.getSort() != Type.OBJECT) {
             throw new PatchException("entry hooks support void or object-returning methods, not " + target);
@@ -101,6 +118,15 @@ public final class EntryHook implements MethodEdit {
         }
         code.add(Bytecode.stockEntry(stock, locals, m));
         m.instructions.insert(code);
+    }
+
+    private static boolean hasMethod(ClassNode owner, MethodRef ref) {
+        for (MethodNode m : owner.methods) {
+            if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class PatchSwitches {
     public static final List<String> IDS =
         Collections.unmodifiableList(Arrays.asList(
             "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
-            "P16", "P17", "P18", "P19",
+            "P16", "P17", "P18", "P19", "P20",
             "P21", "P22",
             "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
@@ -53,6 +53,7 @@ public final class PatchSwitches {
     public static final boolean P17 = !DISABLED.contains("P17");
     public static final boolean P18 = !DISABLED.contains("P18");
     public static final boolean P19 = !DISABLED.contains("P19");
+    public static final boolean P20 = !DISABLED.contains("P20");
     public static final boolean P21 = !DISABLED.contains("P21");
     public static final boolean P22 = !DISABLED.contains("P22");
     public static final boolean S1 = !DISABLED.contains("S1");

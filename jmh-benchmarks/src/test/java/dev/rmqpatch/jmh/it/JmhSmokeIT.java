@@ -32,6 +32,8 @@ class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
+        "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.beforeLock", "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.patched",
+        "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.stock",
         "dev.rmqpatch.jmh.GroupCommitBenchmark.patched", "dev.rmqpatch.jmh.GroupCommitBenchmark.stock",
         "dev.rmqpatch.jmh.HaWakeupBenchmark.patched", "dev.rmqpatch.jmh.HaWakeupBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
