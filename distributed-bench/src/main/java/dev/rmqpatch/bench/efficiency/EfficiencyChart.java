@@ -32,7 +32,8 @@ public final class EfficiencyChart {
     public static void write(EfficiencyResults r, Path png) throws IOException {
         List<Chart<?, ?>> charts = new ArrayList<>();
         CpuMeasure main = CpuMeasure.main(r);
-        charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : "Broker") + " CPU/msg, " + (r.cells.size() > 1 ? "headline cell's windows" : "windows in the interval"), "us/msg",
+        String windows = r.cells.size() > 1 ? "headline cell's windows" : "windows in the interval";
+        charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : "Broker") + " CPU/msg, " + windows, "us/msg",
             main::of));
         charts.add(ratios(r, main));
         charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));
