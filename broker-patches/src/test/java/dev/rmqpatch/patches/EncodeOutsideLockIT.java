@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -90,20 +89,10 @@ class EncodeOutsideLockIT {
     @SuppressWarnings("unchecked")
     private static Run run(Path lib, String disable, Path root, long seed, int count) throws Exception {
         Files.createDirectories(root);
-        try (URLClassLoader libLoader = loader(lib); DriverLoader driver = new DriverLoader(libLoader)) {
+        try (URLClassLoader libLoader = LibLoaders.of(lib); DriverLoader driver = new DriverLoader(libLoader)) {
             if (disable != null) {
-                String before = System.getProperty("rmqpatch.disable");
-                System.setProperty("rmqpatch.disable", disable);
-                try {
-                    Class<?> sw = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, libLoader);
-                    assertEquals(!disable.contains("P20,") && !disable.endsWith("P20"), sw.getField("P20").getBoolean(null));
-                } finally {
-                    if (before == null) {
-                        System.clearProperty("rmqpatch.disable");
-                    } else {
-                        System.setProperty("rmqpatch.disable", before);
-                    }
-                }
+                Class<?> sw = LibLoaders.switches(libLoader, disable);
+                assertEquals(!disable.contains("P20,") && !disable.endsWith("P20"), sw.getField("P20").getBoolean(null));
             }
             Run run = new Run();
             run.lines = (List<String>) Class.forName(DRIVER, true, driver)
@@ -141,15 +130,6 @@ class EncodeOutsideLockIT {
         return 0;
     }
 
-    private static URLClassLoader loader(Path lib) throws IOException {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
-            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
-                urls.add(p.toUri().toURL());
-            }
-        }
-        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    }
 
     /** Defines the driver (from the test classes) over a lib/ loader, so it links against that lib/'s RocketMQ. */
     private static final class DriverLoader extends ClassLoader implements AutoCloseable {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,15 +61,10 @@ class GroupCommitIT {
     @SuppressWarnings("unchecked")
     private List<String> run(String dist, String disable, long seed, int threads, int perThread) throws Exception {
         Path dir = Files.createTempDirectory(tmp, dist);
-        String before = System.getProperty("rmqpatch.disable");
-        if (disable.isEmpty()) {
-            System.clearProperty("rmqpatch.disable");
-        } else {
-            System.setProperty("rmqpatch.disable", disable);
-        }
-        try (URLClassLoader loader = loader(TestCluster.dist(dist).resolve("lib"))) {
+        URL scenarioClasses = GroupCommitScenario.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader loader = LibLoaders.of(TestCluster.dist(dist).resolve("lib"), scenarioClasses)) {
             if (dist.equals("patched")) {
-                Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, loader);
+                Class<?> switches = LibLoaders.switches(loader, disable);
                 assertEquals(disable.isEmpty(), switches.getField("P22").getBoolean(null));
                 assertTrue(switches.getField("P21").getBoolean(null));
             }
@@ -84,24 +78,6 @@ class GroupCommitIT {
             System.out.println("[GroupCommitIT] " + dist + (disable.isEmpty() ? "" : " -Drmqpatch.disable=" + disable)
                 + ": " + lines.size() + " answers");
             return lines;
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
         }
-    }
-
-    /** lib/'s jars, then the folder this test's classes are in (for the scenario); nothing else of the class path. */
-    private static URLClassLoader loader(Path lib) throws Exception {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
-            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
-                urls.add(p.toUri().toURL());
-            }
-        }
-        urls.add(GroupCommitScenario.class.getProtectionDomain().getCodeSource().getLocation());
-        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
     }
 }

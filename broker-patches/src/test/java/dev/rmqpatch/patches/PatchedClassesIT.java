@@ -15,7 +15,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,22 +79,12 @@ class PatchedClassesIT {
 
     @BeforeAll
     static void loaders() throws Exception {
-        stock = loader(TestCluster.dist("stock").resolve("lib"));
-        patched = loader(TestCluster.dist("patched").resolve("lib"));
-        switchedOff = loader(TestCluster.dist("patched").resolve("lib"));
-        String before = System.getProperty("rmqpatch.disable");
-        System.setProperty("rmqpatch.disable", String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
-        try {
-            Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
-            for (String id : new String[] {"P2", "P5", "P6", "P10", "P11", "P12"}) {
-                assertEquals(false, switches.getField(id).getBoolean(null), id + " in the switched-off loader");
-            }
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
+        stock = LibLoaders.of(TestCluster.dist("stock").resolve("lib"));
+        patched = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
+        switchedOff = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
+        Class<?> switches = LibLoaders.switches(switchedOff, String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
+        for (String id : new String[] {"P2", "P5", "P6", "P10", "P11", "P12"}) {
+            assertEquals(false, switches.getField(id).getBoolean(null), id + " in the switched-off loader");
         }
     }
 
@@ -551,16 +540,6 @@ class PatchedClassesIT {
         return m.invoke(null, args);
     }
 
-    private static URLClassLoader loader(Path lib) throws IOException {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
-            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
-                urls.add(p.toUri().toURL());
-            }
-        }
-        // Platform loader as parent: nothing of the test class path (codec, stock jars) can leak in.
-        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    }
 
     private static int major(Path jar, String internalName) throws IOException {
         try (JarFile jf = new JarFile(jar.toFile())) {

@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,22 +41,12 @@ class StatsItemsIT {
 
     @BeforeAll
     static void loaders() throws Exception {
-        stock = loader(TestCluster.dist("stock").resolve("lib"));
-        patched = loader(TestCluster.dist("patched").resolve("lib"));
-        switchedOff = loader(TestCluster.dist("patched").resolve("lib"));
-        String before = System.getProperty("rmqpatch.disable");
-        System.setProperty("rmqpatch.disable", "P21");
-        try {
-            Class<?> switches = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, switchedOff);
-            assertFalse(switches.getField("P21").getBoolean(null));
-            assertTrue(switches.getField("P18").getBoolean(null));
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
-        }
+        stock = LibLoaders.of(TestCluster.dist("stock").resolve("lib"));
+        patched = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
+        switchedOff = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
+        Class<?> switches = LibLoaders.switches(switchedOff, "P21");
+        assertFalse(switches.getField("P21").getBoolean(null));
+        assertTrue(switches.getField("P18").getBoolean(null));
     }
 
     @AfterAll
@@ -324,13 +310,4 @@ class StatsItemsIT {
         throw new NoSuchFieldException(name);
     }
 
-    private static URLClassLoader loader(Path lib) throws Exception {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
-            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
-                urls.add(p.toUri().toURL());
-            }
-        }
-        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    }
 }
