@@ -135,6 +135,9 @@ public final class Agent {
         } catch (IllegalArgumentException e) {
             throw new AgentException(400, name + ": " + e.getMessage());
         }
+        if (consumers != null) {
+            consumers.fill(report);
+        }
         report.state = state.name();
         return report;
     }

@@ -113,11 +113,13 @@ final class Consumers {
     private DefaultMQPushConsumer consumer(String agentName, PrepareRequest request, Group g, int index, boolean shared)
         throws PrepareException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(g.spec.group);
-        consumer.setNamesrvAddr(request.namesrv);
+        String namesrv = g.spec.namesrv != null ? g.spec.namesrv : request.namesrv;
+        consumer.setNamesrvAddr(namesrv);
         // Own instance, own connections and rebalance, as separate consumer processes would have; with many consumers on
-        // the agent, the index-th consumer of every group shares one.
+        // the agent, the index-th consumer of every group of one cluster shares one (an instance has one name server).
+        String cluster = g.spec.namesrv == null ? "" : "-" + g.spec.namesrv.replace(':', '_');
         consumer.setInstanceName(agentName + "-" + ProcessHandle.current().pid() + "-"
-            + (shared ? "consumers-" + index : g.spec.group + "-" + index));
+            + (shared ? "consumers-" + index + cluster : g.spec.group + "-" + index));
         consumer.setMessageModel(MessageModel.CLUSTERING);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setVipChannelEnabled(false);

@@ -116,8 +116,11 @@ public final class EfficiencyPlan implements Plan {
             + "at most 3 times); with --pin auto the pinning calibration; the measured pairs, --pairs in each cell: every rate of "
             + "the curve (--rates, default 25, 50 and 75% of the slowest saturation) in each placement (--pin both: pinned and "
             + "unpinned), in blocks of 2 pairs interleaved over the cells; with --profile 4 more pairs with the profiler attached "
-            + "(about 40 s more; not in the interval). --rate is one fixed rate instead of the curve, a positive number; --warmup the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants " + String.join(",", defaultVariants()) + "; "
-            + "at least two; no consumers.\n"
+            + "(about 40 s more; not in the interval). --rate is one fixed rate instead of the curve, a positive number; --warmup "
+            + "the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants "
+            + String.join(",", defaultVariants()) + "; "
+            + "at least two. With consumers (--consumers or the workload's subscriptions) every cluster's topics get them, "
+            + "consuming as the window's load stores, so a window's broker CPU per message is producing plus consuming it.\n"
             + "The table gives per variant the median broker CPU us/msg over its windows, and for each other variant the ratio to "
             + "the baseline (geometric mean of the per-pair ratios) with a 95% CI (Student-t on the pairs' log ratios, the percentile "
             + "bootstrap over pairs as a check) and the verdict: resolved only where both exclude 1.0, over at least 6 pairs, for the "
@@ -172,11 +175,9 @@ public final class EfficiencyPlan implements Plan {
         options.pairs = a.get(PAIRS);
         options.pin = a.get(PIN);
         options.runs = a.get(RUNS);
-        if (options.workload.hasConsumers()) {
-            // Its windows switch the producers between warm clusters; consumers would keep pulling from the cluster the
-            // load just left, so a window's broker CPU would no longer be that window's work alone.
-            throw new UsageException("--efficiency does not run consumers yet (--consumers or the workload's subscriptionsPerTopic): "
-                + "measure produce+consume in the saturation mode (leave out --efficiency)");
+        if (options.workload.consumerBacklogSizeGB() > 0) {
+            throw new UsageException("--efficiency runs consumers that keep up with a fixed rate; a backlog test (the workload's "
+                + "consumerBacklogSizeGB) runs in the saturation mode (leave out --efficiency)");
         }
         // The agents get the rate with every switch; the workload itself stays unlimited.
         options.workload = options.workload.withProducerRate(0);
@@ -185,12 +186,20 @@ public final class EfficiencyPlan implements Plan {
     @Override
     public String describe(RunOptions options) {
         Workload w = options.workload;
-        return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows, rate %s, --pin %s%s, baseline %s, topology %s; "
-                + "%d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s",
-            options.variants, options.pairs, options.windowSeconds, options.rate == null ? "from the probe" : String.format("%,.0f msg/s",
-                options.rate), options.pin.label(), options.profile ? ", profiled" : "", options.baseline, options.topology, w.topics(),
-            w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(), w.sendMode().label(), w.client().label(),
-            w.warmupDurationSeconds(), options.outDir);
+        String rate;
+        if (options.rate != null) {
+            rate = String.format("%,.0f msg/s", options.rate);
+        } else {
+            List<String> percents = new ArrayList<>();
+            options.ratePercents.forEach(p -> percents.add(Format.num(p, 0) + "%"));
+            rate = "a curve at " + String.join(", ", percents) + " of the slowest saturation";
+        }
+        return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows per cell, rate %s, --pin %s%s, baseline %s, "
+                + "topology %s; %d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s%s",
+            options.variants, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
+            options.baseline, options.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(),
+            w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), options.outDir,
+            options.runs > 1 ? "; " + options.runs + " whole runs" : "");
     }
 
 

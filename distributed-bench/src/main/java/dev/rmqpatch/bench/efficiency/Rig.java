@@ -76,8 +76,14 @@ final class Rig {
             }
             targets.add(new PrepareRequest.Target(c.namesrvAddr(), topics));
         }
-        PrepareRequest prepare = prepareRequest(o.workload, o.payloadDir, runId, targets);
-        group.forAll(a -> a.prepare(prepare));
+        List<AgentClient> all = group.agents();
+        for (int a = 0; a < all.size(); a++) {
+            PrepareRequest prepare = prepareRequest(o.workload, o.payloadDir, runId, targets);
+            prepare.subscriptions = subscriptions(o.workload, runId, targets, a, all.size());
+            prepare.stampBodies = o.workload.hasConsumers();
+            prepare.agentIndex = a;
+            all.get(a).prepare(prepare);
+        }
         group.forAll(a -> a.start(0));
 
         List<ManagedProcess> namesrvs = new ArrayList<>();
@@ -93,6 +99,32 @@ final class Rig {
             brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
         windows = new WindowRunner(group, brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
+    }
+
+    /**
+     * Agent {@code agent}'s consumers: for every cluster's topics, the workload's subscriptions (a group each, named after
+     * the cluster), their consumers spread over the agents; null without consumers. They consume at once what the
+     * window's load stores, so a window's broker CPU is producing and consuming its messages.
+     */
+    static List<PrepareRequest.Subscription> subscriptions(Workload w, String runId, List<PrepareRequest.Target> targets, int agent,
+                                                           int agents) {
+        if (!w.hasConsumers()) {
+            return null;
+        }
+        List<PrepareRequest.Subscription> subs = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            for (String topic : targets.get(i).topics) {
+                for (int s = 0; s < w.subscriptionsPerTopic(); s++) {
+                    int n = w.consumerPerSubscription() / agents + (agent < w.consumerPerSubscription() % agents ? 1 : 0);
+                    if (n > 0) {
+                        PrepareRequest.Subscription sub = new PrepareRequest.Subscription(topic, "bench-" + runId + "-v" + i + "-sub" + s, n);
+                        sub.namesrv = targets.get(i).namesrv;
+                        subs.add(sub);
+                    }
+                }
+            }
+        }
+        return subs;
     }
 
     /**

@@ -48,6 +48,8 @@ public final class Window {
     /** Agent side: answers and failures of the sends issued in the window. */
     public long acked;
     public long failed;
+    /** Messages the agents' consumers received in the window (with consumers; of every cluster, nearly all this one's). */
+    public long consumed;
     public LatencySummary latencyMs;
     /** Whether this window's pair went into the interval; see {@link #note} when not. */
     public boolean inInterval;

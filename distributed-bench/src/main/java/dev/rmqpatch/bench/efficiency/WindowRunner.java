@@ -198,6 +198,7 @@ final class WindowRunner {
         for (ProgressReport r : reports) {
             w.acked += r.acked;
             w.failed += r.failed;
+            w.consumed += r.consumed;
             if (r.latencyHistogram != null) {
                 latencies.add(Histograms.decode(r.latencyHistogram));
             }

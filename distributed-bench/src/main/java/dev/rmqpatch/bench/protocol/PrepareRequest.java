@@ -60,6 +60,8 @@ public final class PrepareRequest {
         public String topic;
         public String group;
         public int consumers;
+        /** The name server of the topic's cluster; null = the request's {@code namesrv} (efficiency mode has several). */
+        public String namesrv;
 
         public Subscription() {
         }

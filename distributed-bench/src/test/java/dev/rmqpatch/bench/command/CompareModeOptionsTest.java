@@ -81,15 +81,14 @@ class CompareModeOptionsTest {
     }
 
     @Test
-    void consumersAreReadInSaturationModeAndRefusedByEfficiency() throws Exception {
+    void consumersAreReadInBothModesAndABacklogOnlyInSaturation() throws Exception {
         RunOptions o = CompareCommand.parse(new String[] {"--consumers", "4", "--variants", "4.9.0-tuned,4.9.0-patched"});
         assertEquals(1, o.workload.subscriptionsPerTopic());
         assertEquals(4, o.workload.consumerPerSubscription());
         assertFalse(CompareCommand.parse(new String[] {"--consumers", "0"}).workload.hasConsumers());
         assertFalse(CompareCommand.parse(new String[0]).workload.hasConsumers(), "the default run stays produce-only");
-        String e = error("--efficiency", "--consumers", "2");
-        assertTrue(e.contains("--efficiency does not run consumers"), e);
-        e = error("--consumers", "-1");
+        assertEquals(2, CompareCommand.parse(new String[] {"--efficiency", "--consumers", "2"}).workload.consumerPerSubscription());
+        String e = error("--consumers", "-1");
         assertTrue(e.contains("--consumers"), e);
     }
 

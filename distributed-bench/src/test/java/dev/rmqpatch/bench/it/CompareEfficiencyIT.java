@@ -157,12 +157,12 @@ class CompareEfficiencyIT {
     }
 
     @Test
-    void msSyncReportsTheMastersAndTheSlavesCpu() throws Exception {
+    void msSyncReportsTheMastersAndTheSlavesCpuWithConsumers() throws Exception {
         Dists.stock();
         Dists.patched();
         Path out = dir.resolve("ms");
         String printed = run(List.of("--efficiency", "--topology", "ms-sync", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", "2", "--window",
-            "1", "--warmup", "2", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+            "1", "--warmup", "2", "--rate", "500", "--pin", "off", "--threads", "4", "--consumers", "1", "--broker-heap", "512m", "--out", out.toString()),
             dir.resolve("ms.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
@@ -177,6 +177,13 @@ class CompareEfficiencyIT {
         }
         for (JsonElement w : r.getAsJsonArray("warnings")) {
             assertTrue(!w.getAsString().contains("replication"), w.getAsString());
+        }
+        // --consumers 1: each cluster's topic has a consumer that keeps up with what the window stores.
+        for (JsonElement e : r.getAsJsonArray("windows")) {
+            JsonObject w = e.getAsJsonObject();
+            if ("measure".equals(w.get("phase").getAsString())) {
+                assertTrue(w.get("consumed").getAsLong() > 0.5 * w.get("acked").getAsLong(), w.toString());
+            }
         }
         assertTrue(Files.readString(out.resolve("table.txt")).contains("slave us/msg"));
         assertNothingLeft(out);
