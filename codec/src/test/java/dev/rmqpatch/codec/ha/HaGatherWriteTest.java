@@ -15,6 +15,8 @@ import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
@@ -161,7 +163,7 @@ class HaGatherWriteTest {
     @Test
     void sameBytesAndResultsAsStockOverLoopbackWithPartialWrites() throws Exception {
         long seed = Seeds.seed();
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < 2; round++) {
             long roundSeed = seed + round;
             String replay = Seeds.replay(seed, round);
             Run stock = runOverLoopback(false, roundSeed);
@@ -203,7 +205,6 @@ class HaGatherWriteTest {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
             client.connect(server.getLocalAddress());
             SocketChannel accepted = server.accept();
-            accepted.setOption(StandardSocketOptions.SO_RCVBUF, 8 * 1024);
             client.configureBlocking(false);
             ByteArrayOutputStream received = new ByteArrayOutputStream();
             AtomicReference<Throwable> readerError = new AtomicReference<>();
@@ -228,13 +229,17 @@ class HaGatherWriteTest {
                 }
             }, "HaGatherWriteTest-reader");
             reader.start();
+            // as run() does: wait (at most 1 s) for the socket to take more before each round
+            Selector selector = Selector.open();
+            client.register(selector, SelectionKey.OP_WRITE);
             Writer w = new Writer(client, patched);
-            int transfers = 40;
+            int transfers = 30;
             while (transfers > 0 || !w.lastWriteOver) {
                 if (!w.lastWriteOver) {
+                    selector.select(1000);
+                    selector.selectedKeys().clear();
                     if (!w.resume()) {
                         run.incomplete++;
-                        Thread.sleep(0, 200_000);
                     }
                     continue;
                 }
@@ -259,6 +264,7 @@ class HaGatherWriteTest {
                     run.incomplete++;
                 }
             }
+            selector.close();
             client.shutdownOutput();
             reader.join(30_000);
             assertFalse(reader.isAlive(), "reader done");
