@@ -52,6 +52,7 @@ public class HaGatherWriteBenchmark {
         final ByteBuffer header = ByteBuffer.allocate(12);
         ByteBuffer block;
         SelectMappedBufferResult result;
+        long offset;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
@@ -90,18 +91,17 @@ public class HaGatherWriteBenchmark {
         }
 
         /** run()'s header for the next transfer, and the body from its start. */
-        void next(long offset) {
+        void next() {
             header.clear();
             header.putLong(offset).putInt(body).flip();
             block.clear();
+            offset += body;
         }
     }
 
-    private long offset;
-
     @Benchmark
     public long stock(Link l) throws IOException {
-        l.next(offset);
+        l.next();
         ByteBuffer b = l.result.getByteBuffer();
         b.limit(l.body);
         long written = 0;
@@ -111,13 +111,12 @@ public class HaGatherWriteBenchmark {
         while (b.hasRemaining()) {
             written += l.writer.write(b);
         }
-        offset += l.body;
         return written;
     }
 
     @Benchmark
     public long patched(Link l) throws IOException {
-        l.next(offset);
+        l.next();
         ByteBuffer b = HaGatherWrite.body(l.result);
         b.limit(l.body);
         long written = 0;
@@ -127,7 +126,6 @@ public class HaGatherWriteBenchmark {
         while (b.hasRemaining()) {
             written += HaGatherWrite.write(l.writer, b);
         }
-        offset += l.body;
         return written;
     }
 }
