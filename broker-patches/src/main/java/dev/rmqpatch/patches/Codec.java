@@ -141,6 +141,13 @@ final class Codec {
     static final MethodRef GROUP_COMMIT_DO_COMMIT = new MethodRef(GROUP_COMMIT_QUEUE, "doCommit",
         "(Ljava/util/List;Lorg/apache/rocketmq/store/MappedFileQueue;Lorg/apache/rocketmq/store/DefaultMessageStore;)V");
 
+    // P23
+    static final String HA_GATHER_WRITE = "dev/rmqpatch/codec/ha/HaGatherWrite";
+    static final MethodRef HA_GATHER_BODY = new MethodRef(HA_GATHER_WRITE, "body",
+        "(L" + Stock.SELECT_MAPPED_BUFFER_RESULT + ";)Ljava/nio/ByteBuffer;");
+    static final MethodRef HA_GATHER_WRITE_CALL = new MethodRef(HA_GATHER_WRITE, "write",
+        "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
+
     private Codec() {
     }
 }

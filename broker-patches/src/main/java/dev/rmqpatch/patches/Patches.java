@@ -33,6 +33,7 @@ public final class Patches {
         new EncodeOutsideLockPatch(),
         new StatsItemsPatch(),
         new GroupCommitLockPatch(),
+        new HaGatherWritePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -248,6 +248,18 @@ final class Stock {
     static final MethodRef COMMIT_LOG_STORE = new MethodRef(COMMIT_LOG, "defaultMessageStore",
         "Lorg/apache/rocketmq/store/DefaultMessageStore;");
 
+    // P23: the master's HA write thread.
+    static final String HA_WRITE_SOCKET_SERVICE = "org/apache/rocketmq/store/ha/HAConnection$WriteSocketService";
+    static final MethodRef HA_WRITE_RUN = new MethodRef(HA_WRITE_SOCKET_SERVICE, "run", "()V");
+    static final MethodRef HA_WRITE_TRANSFER_DATA = new MethodRef(HA_WRITE_SOCKET_SERVICE, "transferData", "()Z");
+    static final String SELECT_MAPPED_BUFFER_RESULT = "org/apache/rocketmq/store/SelectMappedBufferResult";
+    /** A transfer's body: called once in run(), where the body is limited to the transfer's size. */
+    static final MethodRef SMBR_GET_BYTE_BUFFER = new MethodRef(SELECT_MAPPED_BUFFER_RESULT, "getByteBuffer",
+        "()Ljava/nio/ByteBuffer;");
+    /** transferData()'s two writes: the header's, then the body's. */
+    static final MethodRef SOCKET_CHANNEL_WRITE = new MethodRef("java/nio/channels/SocketChannel", "write",
+        "(Ljava/nio/ByteBuffer;)I");
+
     private Stock() {
     }
 }

@@ -49,9 +49,18 @@ class MasterSlaveIT {
 
     @Test
     void theSlaveHoldsEverySendOkMessageByteForByteThroughSlaveAndMasterCrashes() throws Exception {
-        try (TestCluster tc = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf").topology(Topology.MS_SYNC)
-            .preferJdk8().start()) {
+        TestCluster configured = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf")
+            .topology(Topology.MS_SYNC).preferJdk8();
+        // -Drmqpatch.it.disable=P23 (say) runs the same checks with those patches switched off
+        String disable = System.getProperty("rmqpatch.it.disable", "").trim();
+        if (!disable.isEmpty()) {
+            configured.javaOpt("-Drmqpatch.disable=" + disable);
+        }
+        try (TestCluster tc = configured.start()) {
             LocalCluster cluster = tc.cluster();
+            String startUp = startUpLine(tc.brokerLog());
+            assertTrue(startUp.contains("P23 ha-gather-write") && startUp.contains("disabled by -Drmqpatch.disable: "
+                + (disable.isEmpty() ? "none" : "[" + disable.replace(",", ", ") + "]")), startUp);
             DefaultMQProducer producer = new DefaultMQProducer("master-slave-it");
             producer.setNamesrvAddr(tc.namesrvAddr());
             producer.setSendMsgTimeout(10_000);
@@ -268,5 +277,23 @@ class MasterSlaveIT {
             }
         }
         return compared;
+    }
+
+    /** The master's start-up line saying which patches its jars carry and which run. */
+    private static String startUpLine(Path brokerLog) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (true) {
+            if (Files.exists(brokerLog)) {
+                for (String l : Files.readAllLines(brokerLog)) {
+                    if (l.contains("rmqpatch: patches in the jars:")) {
+                        return l;
+                    }
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("no start-up line in " + brokerLog);
+            }
+            Thread.sleep(200);
+        }
     }
 }

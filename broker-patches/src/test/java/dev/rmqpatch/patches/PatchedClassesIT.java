@@ -70,6 +70,7 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/stats/BrokerStatsManager"},
         {"rocketmq-store-", "org/apache/rocketmq/store/StoreStatsService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/CommitLog$GroupCommitService"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAConnection$WriteSocketService"},
     };
 
     private static URLClassLoader stock;
