@@ -3,12 +3,10 @@ package dev.rmqpatch.codec.stats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.rmqpatch.codec.Concurrently;
 import dev.rmqpatch.codec.Seeds;
 import org.junit.jupiter.api.Test;
 
@@ -44,31 +42,11 @@ class StatsItemCountersTest {
         long seed = Seeds.seed();
         AtomicLong[] stock = counters(false);
         AtomicLong[] patched = counters(true);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<Thread>();
-        List<Throwable> failures = new ArrayList<Throwable>();
-        for (int t = 0; t < THREADS; t++) {
-            Random r = new Random(seed + t);
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    for (int i = 0; i < 100_000; i++) {
-                        apply(r, stock, patched);
-                    }
-                } catch (Throwable e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                }
-            });
-            thread.start();
-            threads.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        assertTrue(failures.isEmpty(), () -> failures.toString());
+        Concurrently.run(THREADS, seed, r -> {
+            for (int i = 0; i < 100_000; i++) {
+                apply(r, stock, patched);
+            }
+        });
         assertSame(stock, patched, Seeds.replay(seed, -1));
     }
 

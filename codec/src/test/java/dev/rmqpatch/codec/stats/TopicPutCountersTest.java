@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.rmqpatch.codec.Concurrently;
 import dev.rmqpatch.codec.Seeds;
 import org.apache.rocketmq.store.StoreStatsService;
 import org.junit.jupiter.api.Test;
@@ -47,33 +45,13 @@ class TopicPutCountersTest {
         long seed = Seeds.seed();
         StoreStatsService stock = new StoreStatsService();
         StoreStatsService patched = new StoreStatsService();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<Thread>();
-        List<Throwable> failures = new ArrayList<Throwable>();
-        for (int t = 0; t < THREADS; t++) {
-            Random r = new Random(seed + t);
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    for (int i = 0; i < 50_000; i++) {
-                        Put p = Put.random(r);
-                        p.stock(stock);
-                        p.patched(patched);
-                    }
-                } catch (Throwable e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                }
-            });
-            thread.start();
-            threads.add(thread);
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        assertTrue(failures.isEmpty(), () -> failures.toString());
+        Concurrently.run(THREADS, seed, r -> {
+            for (int i = 0; i < 50_000; i++) {
+                Put p = Put.random(r);
+                p.stock(stock);
+                p.patched(patched);
+            }
+        });
         assertSameStatistics(stock, patched, Seeds.replay(seed, -1));
     }
 
