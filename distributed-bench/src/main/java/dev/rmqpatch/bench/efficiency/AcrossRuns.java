@@ -90,7 +90,7 @@ final class AcrossRuns {
         f.verdict = EfficiencySummary.UNRESOLVED;
         if (f.runs >= 2) {
             f.ratioCi95 = r.t95();
-            f.halfWidth = (f.ratioCi95[1] - f.ratioCi95[0]) / 2 / f.ratio;
+            f.halfWidth = r.tHalfWidth();
             f.sdLogRatio = r.sdLog();
             boolean excludesOne = f.ratioCi95[0] > 1.0 || f.ratioCi95[1] < 1.0;
             if (excludesOne && f.runs >= AcrossRunsResults.MIN_RUNS_FOR_VERDICT) {

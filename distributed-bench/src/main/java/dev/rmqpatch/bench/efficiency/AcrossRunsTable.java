@@ -26,8 +26,8 @@ final class AcrossRunsTable {
                 AcrossRunsResults.RunRatio r = v.getValue().get(main.field);
                 runs.add(new String[] {first ? Integer.toString(e.run) : "", first ? e.status : "", first ? String.join(",", e.order) : "",
                     first ? Format.num(e.rateMsgPerS, 0) : "", first ? String.valueOf(e.pinned) : "",
-                    first ? Integer.toString(e.pairsMeasured) : "", v.getKey(), r == null ? "-" : ratio(r.ratio),
-                    r == null ? "-" : interval(r.ratioCi95), r == null ? "-" : interval(r.ratioCi95Bootstrap)});
+                    first ? Integer.toString(e.pairsMeasured) : "", v.getKey(), r == null ? "-" : EfficiencyTable.ratio(r.ratio),
+                    r == null ? "-" : EfficiencyTable.interval(r.ratioCi95), r == null ? "-" : EfficiencyTable.interval(r.ratioCi95Bootstrap)});
                 first = false;
             }
             if (first) {
@@ -50,7 +50,7 @@ final class AcrossRunsTable {
                 f.runMedians.forEach(x -> medians.add(Format.num(x, 1)));
                 boolean base = v.name.equals(a.baseline);
                 rows.add(new String[] {m == main ? v.name : v.name + " (" + m.label + ")", String.join(" / ", medians),
-                    base ? "" : ratio(f.ratio), base ? "" : interval(f.ratioCi95),
+                    base ? "" : EfficiencyTable.ratio(f.ratio), base ? "" : EfficiencyTable.interval(f.ratioCi95),
                     base || f.halfWidth == null ? "" : String.format(Locale.ROOT, "%.1f%%", f.halfWidth * 100),
                     base ? "" : Format.num(f.sdLogRatio, 4), Integer.toString(f.runs), base ? "" : String.valueOf(f.verdict)});
             }
@@ -62,13 +62,5 @@ final class AcrossRunsTable {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
-    }
-
-    private static String ratio(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static String interval(double[] ci) {
-        return ci == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", ci[0], ci[1]);
     }
 }

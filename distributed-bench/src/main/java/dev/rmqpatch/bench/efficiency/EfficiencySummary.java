@@ -271,7 +271,7 @@ public final class EfficiencySummary {
         f.ratio = r.estimate();
         f.ratioCi95 = r.t95();
         f.ratioCi95Bootstrap = r.bootstrap95();
-        f.halfWidth = f.ratioCi95 == null ? null : (f.ratioCi95[1] - f.ratioCi95[0]) / 2 / f.ratio;
+        f.halfWidth = Double.isNaN(r.tHalfWidth()) ? null : r.tHalfWidth();
         f.sdLogRatio = Double.isNaN(r.sdLog()) ? null : r.sdLog();
         f.verdict = r.resolved() && r.pairs() >= MIN_PAIRS_FOR_VERDICT ? RESOLVED : UNRESOLVED;
     }

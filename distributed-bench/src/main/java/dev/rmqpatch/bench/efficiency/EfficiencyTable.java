@@ -176,11 +176,11 @@ public final class EfficiencyTable {
         rows.add(row.toArray(new String[0]));
     }
 
-    private static String ratio(Double v) {
+    static String ratio(Double v) {
         return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static String interval(double[] ci) {
+    static String interval(double[] ci) {
         return ci == null ? "-" : String.format(Locale.ROOT, "[%.3f, %.3f]", ci[0], ci[1]);
     }
 }

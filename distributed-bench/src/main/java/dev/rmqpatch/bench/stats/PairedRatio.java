@@ -146,6 +146,11 @@ public final class PairedRatio {
         return bootstrap95 == null ? Double.NaN : (bootstrap95[1] - bootstrap95[0]) / 2 / estimate;
     }
 
+    /** Half the Student-t interval's width relative to the estimate; NaN without an interval (fewer than two ratios). */
+    public double tHalfWidth() {
+        return t95 == null ? Double.NaN : (t95[1] - t95[0]) / 2 / estimate;
+    }
+
     /** Both intervals exclude 1.0. */
     public boolean resolved() {
         return bootstrap95 != null && excludesOne(bootstrap95) && excludesOne(t95);
