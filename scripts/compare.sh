@@ -7,7 +7,6 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-HELP="$ROOT/distributed-bench/src/main/resources/dev/rmqpatch/bench/compare/help.txt"
 JAR="$ROOT/distributed-bench/target/distributed-bench.jar"
 
 die() { echo "compare.sh: $*" >&2; exit 2; }
@@ -17,10 +16,11 @@ die() { echo "compare.sh: $*" >&2; exit 2; }
 VARIANTS="4.9.0,4.9.0-tuned,4.9.0-patched"
 DIST_DIR_GIVEN=""
 BUILD=1
+HELP=0
 PASS=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) cat "$HELP"; exit 0 ;;
+    -h|--help) HELP=1; shift ;;
     --no-build) BUILD=0; shift ;;
     --variants) VARIANTS=${2:?--variants needs a value}; PASS+=("$1" "$2"); shift 2 ;;
     --variants=*) VARIANTS=${1#--variants=}; PASS+=("$1"); shift ;;
@@ -46,6 +46,9 @@ build() {
 if [ ! -f "$JAR" ] || [ ! -d "$ROOT/distributed-bench/target/lib" ]; then
   build "the harness (distributed-bench.jar)" mvn -B -q -pl distributed-bench -DskipTests package
 fi
+
+# The help text is the harness's own (generated from its flag declarations), so it needs only the jar.
+if [ "$HELP" = 1 ]; then exec "$JAVA" -jar "$JAR" compare --help; fi
 
 # Each variant needs broker-patches/target/rocketmq-<version>-{stock,patched}; see --help.
 if [ -z "$DIST_DIR_GIVEN" ]; then

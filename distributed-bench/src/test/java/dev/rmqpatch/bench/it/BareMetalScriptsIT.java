@@ -81,6 +81,31 @@ class BareMetalScriptsIT {
         assertTrue(help.output.contains("--workload FILE") && help.output.contains("--payload-dir DIR"), help.output);
     }
 
+    /**
+     * Every script in scripts/ answers --help with its usage (exit 0) and refuses an unknown flag with exit 2 and a
+     * pointer to --help. compare.sh's text is the harness's own, so it needs the harness jar only.
+     */
+    @Test
+    @Timeout(120)
+    void everyScriptAnswersHelpAndRefusesAnUnknownFlag() throws Exception {
+        Dists.benchJar();
+        List<String> scripts;
+        try (var files = Files.list(Dists.repoRoot().resolve("scripts"))) {
+            scripts = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".sh")).sorted().toList();
+        }
+        assertTrue(scripts.contains("compare.sh") && scripts.size() >= 10, scripts.toString());
+        for (String script : scripts) {
+            Run help = run(Map.of(), "scripts/" + script, "--help");
+            assertEquals(0, help.rc, script + " --help: " + help.output);
+            assertTrue(help.output.toLowerCase(java.util.Locale.ROOT).contains("usage") && help.output.contains(script),
+                script + " --help names itself in a usage text: " + help.output);
+            Run wrong = run(Map.of(), "scripts/" + script, "--no-such-flag");
+            assertEquals(2, wrong.rc, script + " --no-such-flag: " + wrong.output);
+            assertTrue(wrong.output.contains("--no-such-flag") && wrong.output.contains("--help"),
+                script + " names the wrong flag and --help: " + wrong.output);
+        }
+    }
+
     /** The transport real hosts use: sshd in every namespace host, the scripts on a control namespace. */
     @Test
     @Timeout(420)
