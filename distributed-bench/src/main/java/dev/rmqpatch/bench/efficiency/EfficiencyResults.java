@@ -31,7 +31,7 @@ public final class EfficiencyResults {
     public Probe probe = new Probe();
     /**
      * The headline cell's figures: the rate the probe checked (or --rate), in the less favourable placement when both
-     * were measured (the higher main ratio of the first variant after the baseline). Every cell is in {@link #cells}.
+     * were measured (the one where the variant saving most saves least). Every cell is in {@link #cells}.
      */
     public List<VariantResult> variants = new ArrayList<>();
     /** Every rate x placement measured, each with its own pairs and intervals; one cell with --rate and --pin on/off/auto. */

@@ -146,21 +146,31 @@ public final class EfficiencySummary {
         return slowest;
     }
 
-    /** {@code a}'s main ratio of the first variant after the baseline is higher than {@code b}'s (a smaller saving). */
-    private static boolean lessFavourable(EfficiencyResults results, EfficiencyResults.CellResult a, EfficiencyResults.CellResult b) {
-        CpuMeasure main = CpuMeasure.main(results);
-        for (int i = 0; i < a.variants.size(); i++) {
-            if (a.variants.get(i).name.equals(results.baseline)) {
-                continue;
-            }
-            EfficiencyResults.CpuFigure fa = main.of(a.variants.get(i));
-            EfficiencyResults.CpuFigure fb = main.of(b.variants.get(i));
-            if (fa == null || fa.ratio == null) {
-                return false;
-            }
-            return fb == null || fb.ratio == null || fa.ratio > fb.ratio;
+    /**
+     * {@code a} is less favourable than {@code b}: its largest saving (the lowest main ratio of any variant but the
+     * baseline) is smaller. Judged on the variant that saves most, not on a position in the variants' order, so that runs
+     * with the order rotated (--runs) and A/A variants beside the real one pick the same placement.
+     */
+    static boolean lessFavourable(EfficiencyResults results, EfficiencyResults.CellResult a, EfficiencyResults.CellResult b) {
+        Double ra = lowestRatio(results, a);
+        Double rb = lowestRatio(results, b);
+        if (ra == null || rb == null) {
+            return ra != null || (rb == null && !a.pinned && b.pinned);
         }
-        return !a.pinned && b.pinned;
+        return ra > rb;
+    }
+
+    /** The lowest main ratio of a cell's variants (the baseline has none), or null when none has one. */
+    private static Double lowestRatio(EfficiencyResults results, EfficiencyResults.CellResult cell) {
+        CpuMeasure main = CpuMeasure.main(results);
+        Double lowest = null;
+        for (EfficiencyResults.VariantResult v : cell.variants) {
+            EfficiencyResults.CpuFigure f = v.name.equals(results.baseline) ? null : main.of(v);
+            if (f != null && f.ratio != null && (lowest == null || f.ratio < lowest)) {
+                lowest = f.ratio;
+            }
+        }
+        return lowest;
     }
 
     /** Fills {@code variants} (name given) from the cell's pairs and marks its windows; returns the cell's pair count. */
