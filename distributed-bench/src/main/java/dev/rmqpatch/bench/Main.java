@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check and workload commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check, workload and summarize commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
@@ -18,6 +18,7 @@ public final class Main {
         "  sink      a no-op RocketMQ endpoint that acknowledges sends at once (the harness's own ceiling)",
         "  jmx-check what a broker's remote JMX port allows: login, read the CPU and GC MBeans, invoke an operation",
         "  workload  read a workload file as run does: what it runs and which payload file it sends (or why not)",
+        "  summarize recompute an efficiency output folder's tables, chart and results.json from its recorded windows",
         "",
         "Every command takes --help.");
 
@@ -69,6 +70,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.broker.JmxCheckCommand.run(rest, System.out);
+                case "summarize":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.command.SummarizeCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.command.SummarizeCommand.run(rest, System.out);
                 case "workload":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.command.WorkloadCommand.helpText());

@@ -2,7 +2,11 @@ package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.stats.PairedRatio;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Fills the across-run figures of {@link AcrossRunsResults} from each run's own results. */
 final class AcrossRuns {
@@ -40,26 +44,63 @@ final class AcrossRuns {
         return e;
     }
 
-    /** The across-run figure of every variant (baseline included, without ratios) from the runs' results. */
+    /**
+     * The across-run figures of every variant (baseline included, without ratios) from the runs' results: the headline
+     * (each run's headline cell) and every cell, matched across runs by its place in the rate curve and its placement.
+     */
     static void summarize(AcrossRunsResults a, List<String> variants, List<EfficiencyResults> runs) {
         a.variants.clear();
-        a.runsCompleted = 0;
+        a.cells.clear();
+        List<EfficiencyResults> ok = new ArrayList<>();
         for (EfficiencyResults r : runs) {
             if ("ok".equals(r.status)) {
-                a.runsCompleted++;
+                ok.add(r);
             }
         }
+        a.runsCompleted = ok.size();
         CpuMeasure main = a.mainFigure == null ? CpuMeasure.BROKER : CpuMeasure.valueOf(a.mainFigure);
+        List<List<EfficiencyResults.VariantResult>> headlines = new ArrayList<>();
+        ok.forEach(r -> headlines.add(r.variants));
+        a.variants.addAll(across(a.baseline, variants, main, headlines));
+        Map<String, AcrossRunsResults.CellAcrossRuns> cells = new TreeMap<>();
+        Map<String, List<List<EfficiencyResults.VariantResult>>> cellRuns = new LinkedHashMap<>();
+        for (EfficiencyResults r : ok) {
+            List<Double> rates = new ArrayList<>(new TreeSet<>(r.cells.stream().map(c -> c.rateMsgPerS).toList()));
+            for (EfficiencyResults.CellResult c : r.cells) {
+                int rank = rates.indexOf(c.rateMsgPerS) + 1;
+                String placement = placement(c);
+                String key = rank + "/" + (c.pinned ? 0 : 1);
+                AcrossRunsResults.CellAcrossRuns x = cells.computeIfAbsent(key, k -> new AcrossRunsResults.CellAcrossRuns());
+                x.rateRank = rank;
+                x.placement = placement;
+                x.runRatesMsgPerS.add(c.rateMsgPerS);
+                x.runPercentsOfSaturation.add(c.percentOfSaturation);
+                x.runHeadline.add(c.headline);
+                cellRuns.computeIfAbsent(key, k -> new ArrayList<>()).add(c.variants);
+            }
+        }
+        for (var e : cells.entrySet()) {
+            e.getValue().variants.addAll(across(a.baseline, variants, main, cellRuns.get(e.getKey())));
+            a.cells.add(e.getValue());
+        }
+    }
+
+    /** A cell's placement as the tables name it. */
+    static String placement(EfficiencyResults.CellResult c) {
+        return c.pinned ? "pinned" : "unpinned";
+    }
+
+    /** Each variant's figures across runs, from one list of variant results per run (a run's headline, or one cell of it). */
+    private static List<AcrossRunsResults.VariantAcrossRuns> across(String baseline, List<String> variants, CpuMeasure main,
+                                                                    List<List<EfficiencyResults.VariantResult>> perRun) {
+        List<AcrossRunsResults.VariantAcrossRuns> out = new ArrayList<>();
         for (String name : variants) {
             AcrossRunsResults.VariantAcrossRuns v = new AcrossRunsResults.VariantAcrossRuns();
             v.name = name;
             for (CpuMeasure m : main.reported()) {
                 AcrossRunsResults.AcrossFigure f = new AcrossRunsResults.AcrossFigure();
-                for (EfficiencyResults r : runs) {
-                    if (!"ok".equals(r.status)) {
-                        continue;
-                    }
-                    for (EfficiencyResults.VariantResult x : r.variants) {
+                for (List<EfficiencyResults.VariantResult> run : perRun) {
+                    for (EfficiencyResults.VariantResult x : run) {
                         EfficiencyResults.CpuFigure c = x.name.equals(name) ? m.of(x) : null;
                         if (c == null) {
                             continue;
@@ -72,11 +113,12 @@ final class AcrossRuns {
                         }
                     }
                 }
-                relate(f, name.equals(a.baseline));
+                relate(f, name.equals(baseline));
                 v.figures.put(m.field, f);
             }
-            a.variants.add(v);
+            out.add(v);
         }
+        return out;
     }
 
     private static void relate(AcrossRunsResults.AcrossFigure f, boolean baseline) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -49,7 +50,48 @@ final class AcrossRunsChart {
         }
         EfficiencyChart.placeholderIfEmpty(chart);
         String file = png.toString();
-        BitmapEncoder.saveBitmap(chart, file.endsWith(".png") ? file.substring(0, file.length() - 4) : file, BitmapEncoder.BitmapFormat.PNG);
+        String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
+        if (a.cells.size() < 2) {
+            BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+            return;
+        }
+        BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, cells(a, main)), 1, 2, base, BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Every cell's across-run ratio with its t interval, at x = the cell's place in the rate curve; placements side by side. */
+    private static XYChart cells(AcrossRunsResults a, CpuMeasure main) {
+        XYChart chart = EfficiencyChart.chart("Cells across runs (o pinned, x unpinned)",
+            "rate of the curve (1 = each run's lowest)", "ratio");
+        int color = 1;
+        double offset = 0;
+        int maxRank = 1;
+        for (String name : a.variants.stream().map(v -> v.name).filter(n -> !n.equals(a.baseline)).toList()) {
+            Color c = EfficiencyChart.COLORS[color++ % EfficiencyChart.COLORS.length];
+            boolean named = false;
+            for (AcrossRunsResults.CellAcrossRuns cell : a.cells) {
+                maxRank = Math.max(maxRank, cell.rateRank);
+                for (AcrossRunsResults.VariantAcrossRuns v : cell.variants) {
+                    AcrossRunsResults.AcrossFigure f = v.name.equals(name) ? v.figures.get(main.field) : null;
+                    if (f == null || f.ratio == null) {
+                        continue;
+                    }
+                    boolean pinned = "pinned".equals(cell.placement);
+                    // The first point of a variant carries its name into the legend.
+                    String series = named ? name + " rate " + cell.rateRank + " " + cell.placement : name;
+                    point(chart, series, cell.rateRank + offset + (pinned ? -0.08 : 0.08), f.ratio, f.ratioCi95, c, false);
+                    XYSeries p = chart.getSeriesMap().get(series);
+                    p.setMarker(pinned ? SeriesMarkers.CIRCLE : SeriesMarkers.CROSS);
+                    p.setShowInLegend(!named);
+                    named = true;
+                }
+            }
+            offset += 0.03;
+        }
+        if (!chart.getSeriesMap().isEmpty()) {
+            EfficiencyChart.line(chart, "1.0", List.of(0.5, maxRank + 0.5), 1.0, Color.GRAY, true);
+        }
+        EfficiencyChart.placeholderIfEmpty(chart);
+        return chart;
     }
 
     /** A marker at (x, ratio) with a vertical segment over the interval; only the across-run point is in the legend. */

@@ -27,7 +27,13 @@ public final class AcrossRunsResults {
     public String mainFigure;
     public String estimator = ESTIMATOR;
     public List<RunEntry> runs = new ArrayList<>();
+    /** The headline across runs: each run's headline cell (its checked rate, its less favourable placement). */
     public List<VariantAcrossRuns> variants = new ArrayList<>();
+    /**
+     * Every cell across runs: the runs' cells matched by their place in the rate curve (the lowest rate of each run, the
+     * next, ...) and their placement, each with the t interval over the runs' ratios of that cell.
+     */
+    public List<CellAcrossRuns> cells = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
     public Map<String, Object> metadata = new LinkedHashMap<>();
 
@@ -59,6 +65,20 @@ public final class AcrossRunsResults {
     public static final class VariantAcrossRuns {
         public String name;
         public Map<String, AcrossFigure> figures = new LinkedHashMap<>();
+    }
+
+    /** One cell (rate of the curve x placement) across the runs. */
+    public static final class CellAcrossRuns {
+        /** 1 for the lowest rate of each run's curve, 2 for the next, ... */
+        public int rateRank;
+        /** "pinned" or "unpinned". */
+        public String placement;
+        /** Each completed run's rate for this cell and its percentage of that run's slowest saturation (null with --rate). */
+        public List<Double> runRatesMsgPerS = new ArrayList<>();
+        public List<Double> runPercentsOfSaturation = new ArrayList<>();
+        /** Whether the cell was a run's headline, per run. */
+        public List<Boolean> runHeadline = new ArrayList<>();
+        public List<VariantAcrossRuns> variants = new ArrayList<>();
     }
 
     /** The runs' ratios of one figure and their mean with its interval. */

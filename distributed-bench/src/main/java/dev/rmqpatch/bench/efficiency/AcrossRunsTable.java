@@ -56,11 +56,42 @@ final class AcrossRunsTable {
             }
         }
         s.append(Table.render(rows));
+        s.append(cells(a, main));
         s.append(AcrossRunsResults.ESTIMATOR).append('\n');
         s.append("each run's own table, chart and results.json: run-<k>/\n");
         for (String w : a.warnings) {
             s.append("WARNING: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /** Every cell across runs (main figure): the runs' rates, placement, and per variant the ratio with its interval. */
+    static String cells(AcrossRunsResults a, CpuMeasure main) {
+        if (a.cells.size() < 2) {
+            return "";
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"rate", "msg/s per run", "% of saturation per run", "placement", "variant", "x " + a.baseline + " across runs",
+            "95% CI (t over runs)", "+/-", "runs", "verdict"});
+        for (AcrossRunsResults.CellAcrossRuns c : a.cells) {
+            List<String> rates = new ArrayList<>();
+            c.runRatesMsgPerS.forEach(x -> rates.add(Format.num(x, 0)));
+            List<String> percents = new ArrayList<>();
+            c.runPercentsOfSaturation.forEach(x -> percents.add(x == null ? "-" : Format.num(x, 0)));
+            boolean first = true;
+            for (AcrossRunsResults.VariantAcrossRuns v : c.variants) {
+                AcrossRunsResults.AcrossFigure f = v.figures.get(main.field);
+                if (v.name.equals(a.baseline) || f == null) {
+                    continue;
+                }
+                rows.add(new String[] {first ? Integer.toString(c.rateRank) : "", first ? String.join(" / ", rates) : "",
+                    first ? String.join(" / ", percents) : "", first ? c.placement : "", v.name, EfficiencyTable.ratio(f.ratio),
+                    EfficiencyTable.interval(f.ratioCi95), f.halfWidth == null ? "" : String.format(Locale.ROOT, "%.1f%%", f.halfWidth * 100),
+                    Integer.toString(f.runs), String.valueOf(f.verdict)});
+                first = false;
+            }
+        }
+        return "\nevery cell across runs (rate 1 = each run's lowest rate of the curve; " + main.label
+            + " CPU per message; t interval over the runs' ratios of the cell)\n" + Table.render(rows);
     }
 }

@@ -64,6 +64,83 @@ class AcrossRunsTest {
         assertTrue(table.contains(String.format(java.util.Locale.ROOT, "%.3f", f.ratio)), table);
     }
 
+    /** Three runs of the curve with an A/A copy, the order rotated, the second run's rates 20% lower (its own probe). */
+    private static List<EfficiencyResults> curveRuns() {
+        List<String> order = List.of("4.9.0-tuned", "4.9.0-patched", "4.9.0-tuned#2");
+        List<EfficiencyResults> runs = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            List<String> rotated = new ArrayList<>(order.subList(k, 3));
+            rotated.addAll(order.subList(0, k));
+            EfficiencyResults r = EfficiencySummaryTest.curveWithAnAaVariant(rotated, 20 + k);
+            r.metadata.put("mode", "efficiency");
+            if (k == 1) {
+                r.rateMsgPerS = 4000.0;
+                for (Window w : r.windows) {
+                    w.targetRateMsgPerS *= 0.8;
+                    w.storedMsgPerS *= 0.8;
+                }
+            }
+            EfficiencySummary.summarize(r, null);
+            runs.add(r);
+        }
+        return runs;
+    }
+
+    @Test
+    void everyCellIsMatchedAcrossRunsByItsPlaceInTheCurveAndItsPlacement() {
+        List<EfficiencyResults> runs = curveRuns();
+        AcrossRunsResults a = new AcrossRunsResults();
+        a.baseline = "4.9.0-tuned";
+        a.mainFigure = CpuMeasure.BROKER.name();
+        AcrossRuns.summarize(a, List.of("4.9.0-tuned", "4.9.0-patched", "4.9.0-tuned#2"), runs);
+        assertEquals(6, a.cells.size());
+        for (AcrossRunsResults.CellAcrossRuns c : a.cells) {
+            assertEquals(3, c.runRatesMsgPerS.size(), "one rate per run");
+            double first = (c.rateRank) * 2500.0;
+            assertEquals(List.of(first, first * 0.8, first), c.runRatesMsgPerS, "matched by rank, not by msg/s");
+            boolean pinned = "pinned".equals(c.placement);
+            AcrossRunsResults.AcrossFigure patched = c.variants.get(1).figures.get("brokerCpuUsPerMsg");
+            AcrossRunsResults.AcrossFigure aa = c.variants.get(2).figures.get("brokerCpuUsPerMsg");
+            assertEquals(3, patched.runs);
+            assertEquals(pinned ? 0.7 : 0.8, patched.ratio, 0.02, c.rateRank + " " + c.placement);
+            assertEquals(pinned ? 1.02 : 0.99, aa.ratio, 0.02, c.rateRank + " " + c.placement);
+            assertTrue(patched.ratioCi95[0] < patched.ratio && patched.ratio < patched.ratioCi95[1]);
+        }
+        assertEquals(List.of(true, true, true), a.cells.get(3).runHeadline, "rate 2 unpinned: the headline of every run");
+        assertEquals(0.8, a.variants.get(1).figures.get("brokerCpuUsPerMsg").ratio, 0.02, "the headline across runs: unpinned");
+        String table = AcrossRunsTable.render(a);
+        assertTrue(table.contains("every cell across runs") && table.contains("5,000 / 4,000 / 5,000"), table);
+    }
+
+    @Test
+    void summarizeRebuildsAnAcrossRunsFolderWithItsCells(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        List<EfficiencyResults> runs = curveRuns();
+        AcrossRunsResults a = new AcrossRunsResults();
+        a.baseline = "4.9.0-tuned";
+        a.mainFigure = CpuMeasure.BROKER.name();
+        a.runsPlanned = 3;
+        for (int k = 0; k < 3; k++) {
+            dev.rmqpatch.bench.report.ResultsFile.write(dir.resolve("run-" + (k + 1)).resolve("results.json"), runs.get(k));
+            a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of(), runs.get(k)));
+        }
+        AcrossRuns.summarize(a, List.of("4.9.0-tuned", "4.9.0-patched", "4.9.0-tuned#2"), runs);
+        a.cells.clear(); // as an older build wrote it
+        a.status = "ok";
+        dev.rmqpatch.bench.report.ResultsFile.write(dir.resolve("results.json"), a);
+
+        Resummary.rewrite(dir, new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8));
+
+        AcrossRunsResults again = dev.rmqpatch.bench.protocol.Json.GSON.fromJson(java.nio.file.Files.readString(dir.resolve("results.json")),
+            AcrossRunsResults.class);
+        assertEquals(6, again.cells.size());
+        assertEquals(3, again.runsCompleted);
+        assertEquals(List.of("4.9.0-tuned", "4.9.0-patched", "4.9.0-tuned#2"), again.variants.stream().map(v -> v.name).toList());
+        assertTrue(again.metadata.containsKey("resummarized"));
+        assertTrue(java.nio.file.Files.readString(dir.resolve("table.txt")).contains("every cell across runs"));
+        assertTrue(java.nio.file.Files.readString(dir.resolve("run-2").resolve("results.json")).contains("resummarized"));
+        assertTrue(java.nio.file.Files.size(dir.resolve("chart.png")) > 1000);
+    }
+
     @Test
     void aFailedRunIsListedButLeftOutAndTwoRunsNeverResolve() {
         List<EfficiencyResults> runs = List.of(run("ok", 0.70), run("failed", 0.10), run("ok", 0.72));

@@ -137,6 +137,85 @@ class EfficiencySummaryTest {
         assertTrue(r.windows.stream().filter(w -> !w.pinned).noneMatch(w -> w.inInterval));
     }
 
+    /**
+     * Three variants over 3 rates x 2 placements, 6 pairs per cell: patched saves 30% pinned and 20% unpinned; an A/A copy
+     * of the baseline, listed first, is 2% dearer pinned and 1% cheaper unpinned. {@code seed} varies the noise.
+     */
+    static EfficiencyResults curveWithAnAaVariant(List<String> order, int seed) {
+        EfficiencyResults r = run();
+        r.windows.clear();
+        r.variants.clear();
+        for (String name : order) {
+            EfficiencyResults.VariantResult v = new EfficiencyResults.VariantResult();
+            v.name = name;
+            r.variants.add(v);
+        }
+        r.probe.saturatedMsgPerS.put("4.9.0-tuned", 10000.0);
+        Random random = new Random(seed);
+        int index = 0;
+        int pair = 0;
+        for (double rate : new double[] {2500, 5000, 7500}) {
+            for (boolean pinned : new boolean[] {true, false}) {
+                for (int p = 0; p < 6; p++) {
+                    pair++;
+                    for (String v : order) {
+                        double f = v.endsWith("patched") ? (pinned ? 0.7 : 0.8) : v.endsWith("#2") ? (pinned ? 1.02 : 0.99) : 1.0;
+                        Window w = window(++index, Window.MEASURE, pair, v, 80 * f * Math.exp(0.01 * random.nextGaussian()), rate, rate);
+                        w.pinned = pinned;
+                        r.windows.add(w);
+                    }
+                }
+            }
+        }
+        return r;
+    }
+
+    @Test
+    void theHeadlinePlacementIsJudgedOnTheVariantThatSavesMostWhateverTheOrder() {
+        for (List<String> order : List.of(List.of("4.9.0-tuned#2", "4.9.0-tuned", "4.9.0-patched"),
+            List.of("4.9.0-patched", "4.9.0-tuned#2", "4.9.0-tuned"), List.of("4.9.0-tuned", "4.9.0-patched", "4.9.0-tuned#2"))) {
+            EfficiencyResults r = curveWithAnAaVariant(order, 3);
+            EfficiencySummary.summarize(r, null);
+            EfficiencyResults.CellResult head = r.cells.stream().filter(c -> c.headline).findFirst().orElseThrow();
+            assertEquals(5000.0, head.rateMsgPerS);
+            assertFalse(head.pinned, order + ": patched saves less unpinned, whatever the A/A copy does there");
+        }
+    }
+
+    @Test
+    void summarizeRebuildsAFolderFromItsWindowsAndKeepsTheCellsLatency() throws Exception {
+        EfficiencyResults r = curveWithAnAaVariant(List.of("4.9.0-tuned", "4.9.0-tuned#2", "4.9.0-patched"), 4);
+        r.metadata.put("mode", "efficiency");
+        EfficiencySummary.summarize(r, null);
+        // What an older build wrote: the pinned cell as the headline, a stale warning of its summary.
+        EfficiencyResults.CellResult pinned = r.cells.stream().filter(c -> c.rateMsgPerS == 5000.0 && c.pinned).findFirst().orElseThrow();
+        r.cells.forEach(c -> c.headline = c == pinned);
+        for (int i = 0; i < r.variants.size(); i++) {
+            r.variants.set(i, pinned.variants.get(i));
+        }
+        r.variants.get(0).windowsNotUsable = 7;
+        r.warnings.addAll(EfficiencyWarnings.of(r));
+        long latencyCount = pinned.variants.get(2).latencyMs.count;
+        dev.rmqpatch.bench.report.ResultsFile.write(dir.resolve("results.json"), r);
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+
+        Resummary.rewrite(dir, new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        EfficiencyResults again = dev.rmqpatch.bench.protocol.Json.GSON.fromJson(Files.readString(dir.resolve("results.json")),
+            EfficiencyResults.class);
+        EfficiencyResults.CellResult head = again.cells.stream().filter(c -> c.headline).findFirst().orElseThrow();
+        assertFalse(head.pinned, "the headline chosen anew");
+        assertEquals(0.8, again.variants.get(2).brokerCpuUsPerMsg.ratio, 0.02, "top-level figures from the new headline");
+        assertEquals(latencyCount, again.cells.stream().filter(c -> c.pinned && c.rateMsgPerS == 5000.0).findFirst().orElseThrow()
+            .variants.get(2).latencyMs.count, "each cell's merged latency carried over");
+        assertTrue(again.variants.get(2).latencyMs.count > 0);
+        assertEquals(r.windows.size(), again.windows.size());
+        assertTrue(again.warnings.stream().noneMatch(w -> w.contains("7 measured window(s)")), "the stale warning went: " + again.warnings);
+        assertTrue(again.metadata.containsKey("resummarized"));
+        assertTrue(Files.readString(dir.resolve("table.txt")).contains("headline: 5,000 msg/s unpinned"));
+        assertTrue(Files.size(dir.resolve("chart.png")) > 1000);
+    }
+
     @Test
     void everyRateAndPlacementIsACellOfItsOwnAndTheHeadlineIsTheLessFavourablePlacementAtTheCheckedRate() throws Exception {
         EfficiencyResults r = run();
