@@ -27,6 +27,23 @@ final class EfficiencyWarnings {
                 w.add(String.format(Locale.ROOT, "%s: %,d sends failed over the run", v.name, v.failedSends));
             }
         }
+        // The per-variant check above sees the headline cell; this one every measured window of every cell.
+        long measured = 0;
+        long loaded = 0;
+        double most = 0;
+        for (Window x : r.windows) {
+            if (Window.MEASURE.equals(x.phase)) {
+                measured++;
+                if (x.otherCpuCores != null && x.otherCpuCores > OTHER_LOAD_LIMIT) {
+                    loaded++;
+                    most = Math.max(most, x.otherCpuCores);
+                }
+            }
+        }
+        if (loaded > 0 && r.cells.size() > 1) {
+            w.add(String.format(Locale.ROOT, "%d of %d measured windows (all cells) had processes outside the run using more than %.1f "
+                + "cores, at most %.2f: the machine was not quiet throughout", loaded, measured, OTHER_LOAD_LIMIT, most));
+        }
         if (r.status.equals("ok") && r.pairsMeasured < r.pairsPlanned) {
             w.add(String.format(Locale.ROOT, "%d of %d planned pairs were measured in the kept pinning state", r.pairsMeasured, r.pairsPlanned));
         }

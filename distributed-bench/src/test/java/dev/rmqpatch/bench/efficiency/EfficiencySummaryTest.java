@@ -183,6 +183,16 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void outsideLoadInAnyCellIsWarnedOfNotOnlyInTheHeadlineCell() {
+        EfficiencyResults r = curveWithAnAaVariant(List.of("4.9.0-tuned", "4.9.0-tuned#2", "4.9.0-patched"), 6);
+        r.windows.stream().filter(w -> w.pinned && w.targetRateMsgPerS == 7500).findFirst().orElseThrow().otherCpuCores = 0.5;
+        EfficiencySummary.summarize(r, null);
+        List<String> warnings = EfficiencyWarnings.of(r);
+        assertTrue(warnings.contains("1 of 108 measured windows (all cells) had processes outside the run using more than 0.2 cores, at "
+            + "most 0.50: the machine was not quiet throughout"), warnings.toString());
+    }
+
+    @Test
     void summarizeRebuildsAFolderFromItsWindowsAndKeepsTheCellsLatency() throws Exception {
         EfficiencyResults r = curveWithAnAaVariant(List.of("4.9.0-tuned", "4.9.0-tuned#2", "4.9.0-patched"), 4);
         r.metadata.put("mode", "efficiency");
