@@ -92,7 +92,7 @@ public final class ThreadCosts {
     }
 
     /** The group of a thread, from the kernel's copy of its name (the first 15 characters of the Java name). */
-    static String groupOf(String name) {
+    public static String groupOf(String name) {
         if (name.startsWith("NettyServerCode")) {
             return "netty-codec";
         }

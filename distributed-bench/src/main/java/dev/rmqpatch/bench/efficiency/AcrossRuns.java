@@ -19,6 +19,7 @@ final class AcrossRuns {
         e.status = r.status;
         e.rateMsgPerS = r.rateMsgPerS;
         e.pinned = r.pinning.applied;
+        e.placement = r.pinning.placement;
         e.pairsMeasured = r.pairsMeasured;
         for (EfficiencyResults.VariantResult v : r.variants) {
             if (v.name.equals(r.baseline)) {

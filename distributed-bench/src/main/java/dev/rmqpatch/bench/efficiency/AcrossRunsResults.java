@@ -39,8 +39,10 @@ public final class AcrossRunsResults {
         public String status;
         public List<String> order;
         public Double rateMsgPerS;
-        /** Whether its interval's windows ran pinned. */
+        /** Whether its headline's windows ran pinned. */
         public Boolean pinned;
+        /** Its headline's placement: pinned, split or unpinned. */
+        public String placement;
         public int pairsMeasured;
         /** Per variant (not the baseline) and figure: that run's ratio and intervals. */
         public Map<String, Map<String, RunRatio>> ratios = new LinkedHashMap<>();
