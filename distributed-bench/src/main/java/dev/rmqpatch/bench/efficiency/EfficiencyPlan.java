@@ -72,7 +72,7 @@ public final class EfficiencyPlan implements Plan {
         + "every window start, so the hand-offs between them cross cores as on a many-core host (on 2 cores IO and codec on CPU 0, "
         + "send on CPU 1: three groups cannot all be apart, and this keeps the hand-off every variant has, netty side to send "
         + "executor and back, crossing, with the same work on each CPU in every variant; everything else on both CPUs; from 4 CPUs "
-        + "one CPU set each, the rest on the lower CPUs; needs JDK 9+ brokers, whose threads the kernel knows by name); off: "
+        + "one CPU set each, the rest on the lower CPUs; needs brokers whose threads the kernel knows by name: JDK 9+, recent JDK 8); off: "
         + "unpinned. both = on,off; all = on,split,off; or a comma list (split,off); auto: 3 blocks of 2 pairs pinned and 3 "
         + "unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count (needs --pairs >= 12, "
         + "else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")

@@ -123,7 +123,7 @@ public final class EfficiencyResults {
     /**
      * A JVM's threads per message over a variant's interval windows (median, min, max of the windows' figures): all
      * context switches, voluntary (a thread going to sleep: a hand-off or a wait) and involuntary (preempted), and by
-     * thread group (ThreadCosts.GROUPS, from the thread names: on JDK 8 nearly every thread is "other").
+     * thread group (ThreadCosts.GROUPS, from the thread names: on older JDK 8 builds nearly every thread is "other").
      */
     public static final class ThreadFigures {
         public WindowStats contextSwitchesPerMsg;

@@ -162,7 +162,7 @@ public final class EfficiencyTable {
             return "";
         }
         return "\nthreads per message stored (medians over the interval's windows, from /proc/PID/task): context switches, "
-            + "and CPU us by thread group (from the thread names; JDK 8 leaves most threads unnamed: \"other\")\n" + Table.render(rows);
+            + "and CPU us by thread group (from the thread names; older JDK 8 builds leave most threads unnamed: \"other\")\n" + Table.render(rows);
     }
 
     private static void addThreadRow(List<String[]> rows, String jvm, EfficiencyResults.ThreadFigures t, List<String> groups) {

@@ -86,7 +86,7 @@ final class PlacementRecord {
         }
     }
 
-    /** A broker whose threads could not be told apart by name was not split: say so (JDK 8 leaves them unnamed). */
+    /** A broker whose threads could not be told apart by name was not split: say so (older JDK 8 builds leave them unnamed). */
     static List<String> warnings(EfficiencyResults.Split s) {
         List<String> w = new ArrayList<>();
         if (s == null) {
@@ -96,8 +96,8 @@ final class PlacementRecord {
             int io = b.groups.getOrDefault(SplitPlan.Role.IO.label, 0);
             int send = b.groups.getOrDefault(SplitPlan.Role.SEND.label, 0);
             if (io == 0 || send == 0) {
-                w.add(String.format(Locale.ROOT, "%s: the split placement found %d netty IO and %d send thread(s) by name (JDK 8 does not give the "
-                    + "kernel Java thread names), so its threads were not split apart: its split cells measure it with every thread "
+                w.add(String.format(Locale.ROOT, "%s: the split placement found %d netty IO and %d send thread(s) by name (older JDK 8 builds do not "
+                    + "give the kernel Java thread names), so its threads were not split apart: its split cells measure it with every thread "
                     + "on CPU %s", b.variant, io, send, CpuList.format(s.brokerCpus)));
             }
         }

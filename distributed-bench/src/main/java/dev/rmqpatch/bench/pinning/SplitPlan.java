@@ -11,7 +11,8 @@ import java.util.Map;
  * The split placement: each broker's netty IO threads, netty codec threads (stock's pipeline executor,
  * NettyServerCodecThread) and send-executor threads (SendMessageThread) on different CPUs, so that a hand-off between
  * them crosses cores, as on a many-core host where the scheduler spreads them; which thread is which comes from its
- * name ({@link ThreadCosts#groupOf}, the same groups as the per-thread figures). Or, where that is impossible, why.
+ * name ({@link ThreadCosts#groupOf}, the same groups as the per-thread figures; a JVM that does not give the kernel its
+ * threads' names, as older JDK 8 builds, has all its threads in "rest"). Or, where that is impossible, why.
  *
  * <p>With n CPUs this process may use (in its own order):
  * <ul>
