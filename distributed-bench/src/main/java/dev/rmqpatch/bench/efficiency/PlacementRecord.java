@@ -35,7 +35,8 @@ final class PlacementRecord {
                     parts.add(pinning.plan().describe() + " in the pinned cells");
                     break;
                 case SPLIT:
-                    parts.add(pinning.splitPlan().describe() + " in the split cells");
+                    parts.add("each broker's netty IO, codec and send threads apart in the split cells (CPUs: pinning.split, the "
+                        + "table's split line)");
                     break;
                 default:
                     parts.add("nothing pinned in the unpinned ones");
