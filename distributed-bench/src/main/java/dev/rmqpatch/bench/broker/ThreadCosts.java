@@ -10,7 +10,7 @@ import java.util.Map;
  * times per message a thread went to sleep (voluntary: a hand-off or a wait) or was preempted (involuntary).
  */
 public final class ThreadCosts {
-    /** The groups, in table order; a thread whose name matches none is "other" (JDK 8 names almost every thread "java"). */
+    /** The groups, in table order; a thread whose name matches none is "other" (older JDK 8 builds name almost every thread "java"). */
     public static final List<String> GROUPS = List.of("netty-io", "netty-codec", "send", "pull", "replication", "store", "gc", "jit", "other");
 
     /** One group's figures per message. */
@@ -92,7 +92,7 @@ public final class ThreadCosts {
     }
 
     /** The group of a thread, from the kernel's copy of its name (the first 15 characters of the Java name). */
-    static String groupOf(String name) {
+    public static String groupOf(String name) {
         if (name.startsWith("NettyServerCode")) {
             return "netty-codec";
         }

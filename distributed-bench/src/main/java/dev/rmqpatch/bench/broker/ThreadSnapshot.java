@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Every thread of a local process at one instant, from /proc/PID/task/TID/{stat,status} (Linux): its name (the
- * kernel's 15-character copy, which JDK 9+ sets from the Java thread name; JDK 8 leaves most threads named "java"),
+ * kernel's 15-character copy, which JDK 9+ and recent JDK 8 builds set from the Java thread name; older ones leave most threads named "java"),
  * its user + system CPU and its voluntary and involuntary context switches so far. Reading /proc costs the process
  * nothing.
  */

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ final class AcrossRuns {
         e.status = r.status;
         e.rateMsgPerS = r.rateMsgPerS;
         e.pinned = r.pinning.applied;
+        e.placement = r.pinning.placement;
         e.pairsMeasured = r.pairsMeasured;
         for (EfficiencyResults.VariantResult v : r.variants) {
             if (v.name.equals(r.baseline)) {
@@ -69,7 +71,8 @@ final class AcrossRuns {
             for (EfficiencyResults.CellResult c : r.cells) {
                 int rank = rates.indexOf(c.rateMsgPerS) + 1;
                 String placement = placement(c);
-                String key = rank + "/" + (c.pinned ? 0 : 1);
+                Placement where = Placement.ofLabel(placement);
+                String key = rank + "/" + (where == null ? placement : where.ordinal());
                 AcrossRunsResults.CellAcrossRuns x = cells.computeIfAbsent(key, k -> new AcrossRunsResults.CellAcrossRuns());
                 x.rateRank = rank;
                 x.placement = placement;
@@ -85,9 +88,9 @@ final class AcrossRuns {
         }
     }
 
-    /** A cell's placement as the tables name it. */
+    /** A cell's placement as the tables name it (from the pinned flag in results written before placements had names). */
     static String placement(EfficiencyResults.CellResult c) {
-        return c.pinned ? "pinned" : "unpinned";
+        return c.placement != null ? c.placement : (c.pinned ? Placement.PINNED : Placement.UNPINNED).label;
     }
 
     /** Each variant's figures across runs, from one list of variant results per run (a run's headline, or one cell of it). */

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.pinning.Placement;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -60,7 +61,7 @@ final class AcrossRunsChart {
 
     /** Every cell's across-run ratio with its t interval, at x = the cell's place in the rate curve; placements side by side. */
     private static XYChart cells(AcrossRunsResults a, CpuMeasure main) {
-        XYChart chart = EfficiencyChart.chart("Cells across runs (o pinned, x unpinned)",
+        XYChart chart = EfficiencyChart.chart("Cells across runs (o pinned, + split, x unpinned)",
             "rate of the curve (1 = each run's lowest)", "ratio");
         int color = 1;
         double offset = 0;
@@ -75,12 +76,14 @@ final class AcrossRunsChart {
                     if (f == null || f.ratio == null) {
                         continue;
                     }
-                    boolean pinned = "pinned".equals(cell.placement);
+                    Placement where = Placement.ofLabel(cell.placement);
+                    int slot = where == null ? 1 : where.ordinal();
                     // The first point of a variant carries its name into the legend.
                     String series = named ? name + " rate " + cell.rateRank + " " + cell.placement : name;
-                    point(chart, series, cell.rateRank + offset + (pinned ? -0.08 : 0.08), f.ratio, f.ratioCi95, c, false);
+                    point(chart, series, cell.rateRank + offset + 0.1 * (slot - 1), f.ratio, f.ratioCi95, c, false);
                     XYSeries p = chart.getSeriesMap().get(series);
-                    p.setMarker(pinned ? SeriesMarkers.CIRCLE : SeriesMarkers.CROSS);
+                    p.setMarker(where == Placement.PINNED ? SeriesMarkers.CIRCLE : where == Placement.SPLIT ? SeriesMarkers.PLUS
+                        : SeriesMarkers.CROSS);
                     p.setShowInLegend(!named);
                     named = true;
                 }

@@ -45,8 +45,10 @@ public final class AcrossRunsResults {
         public String status;
         public List<String> order;
         public Double rateMsgPerS;
-        /** Whether its interval's windows ran pinned. */
+        /** Whether its headline's windows ran pinned. */
         public Boolean pinned;
+        /** Its headline's placement: pinned, split or unpinned. */
+        public String placement;
         public int pairsMeasured;
         /** Per variant (not the baseline) and figure: that run's ratio and intervals. */
         public Map<String, Map<String, RunRatio>> ratios = new LinkedHashMap<>();
@@ -71,7 +73,7 @@ public final class AcrossRunsResults {
     public static final class CellAcrossRuns {
         /** 1 for the lowest rate of each run's curve, 2 for the next, ... */
         public int rateRank;
-        /** "pinned" or "unpinned". */
+        /** "pinned", "split" or "unpinned". */
         public String placement;
         /** Each completed run's rate for this cell and its percentage of that run's slowest saturation (null with --rate). */
         public List<Double> runRatesMsgPerS = new ArrayList<>();

@@ -18,21 +18,21 @@ final class AcrossRunsTable {
         s.append(String.format(Locale.ROOT, "efficiency across %d run(s) of %d: %s CPU per message, ratio to %s%n", a.runsCompleted,
             a.runsPlanned, main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : "broker", a.baseline));
         List<String[]> runs = new ArrayList<>();
-        runs.add(new String[] {"run", "status", "order", "msg/s", "pinned", "pairs", "variant", main.label + " x", "95% CI (t)",
+        runs.add(new String[] {"run", "status", "order", "msg/s", "placement", "pairs", "variant", main.label + " x", "95% CI (t)",
             "95% CI (bootstrap)"});
         for (AcrossRunsResults.RunEntry e : a.runs) {
             boolean first = true;
             for (var v : e.ratios.entrySet()) {
                 AcrossRunsResults.RunRatio r = v.getValue().get(main.field);
                 runs.add(new String[] {first ? Integer.toString(e.run) : "", first ? e.status : "", first ? String.join(",", e.order) : "",
-                    first ? Format.num(e.rateMsgPerS, 0) : "", first ? String.valueOf(e.pinned) : "",
+                    first ? Format.num(e.rateMsgPerS, 0) : "", first ? String.valueOf(e.placement) : "",
                     first ? Integer.toString(e.pairsMeasured) : "", v.getKey(), r == null ? "-" : EfficiencyTable.ratio(r.ratio),
                     r == null ? "-" : EfficiencyTable.interval(r.ratioCi95), r == null ? "-" : EfficiencyTable.interval(r.ratioCi95Bootstrap)});
                 first = false;
             }
             if (first) {
                 runs.add(new String[] {Integer.toString(e.run), e.status, String.join(",", e.order), Format.num(e.rateMsgPerS, 0),
-                    String.valueOf(e.pinned), Integer.toString(e.pairsMeasured), "-", "-", "-", "-"});
+                    String.valueOf(e.placement), Integer.toString(e.pairsMeasured), "-", "-", "-", "-"});
             }
         }
         s.append(Table.render(runs)).append('\n');

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.pinning.Placement;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -134,15 +135,15 @@ public final class EfficiencyChart {
 
     /** CPU per message (median over the cell's interval windows) against the rate, per variant and placement. */
     private static XYChart rateCurve(EfficiencyResults r, CpuMeasure measure) {
-        XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU per message against rate (dashed: pinned)", "msg/s",
-            "us/msg");
+        XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU per message against rate (dashed: pinned, dotted: split)",
+            "msg/s", "us/msg");
         for (int i = 0; i < r.variants.size(); i++) {
             Color c = COLORS[i % COLORS.length];
-            for (boolean pinned : new boolean[] {false, true}) {
+            for (Placement placement : List.of(Placement.UNPINNED, Placement.PINNED, Placement.SPLIT)) {
                 List<Number> x = new ArrayList<>();
                 List<Number> y = new ArrayList<>();
                 for (EfficiencyResults.CellResult cell : r.cells) {
-                    EfficiencyResults.CpuFigure f = cell.pinned == pinned ? measure.of(cell.variants.get(i)) : null;
+                    EfficiencyResults.CpuFigure f = placement.label.equals(cell.placement) ? measure.of(cell.variants.get(i)) : null;
                     if (f != null && f.median != null) {
                         x.add(cell.rateMsgPerS);
                         y.add(f.median);
@@ -151,13 +152,14 @@ public final class EfficiencyChart {
                 if (x.isEmpty()) {
                     continue;
                 }
-                XYSeries s = chart.addSeries(r.variants.get(i).name + (pinned ? " pinned" : " unpinned"), x, y);
+                XYSeries s = chart.addSeries(r.variants.get(i).name + " " + placement.label, x, y);
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.CIRCLE);
                 s.setMarkerColor(c);
                 s.setLineColor(c);
-                if (pinned) {
-                    s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+                if (placement != Placement.UNPINNED) {
+                    float[] dashes = placement == Placement.PINNED ? new float[] {6f, 4f} : new float[] {2f, 3f};
+                    s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, dashes, 0f));
                 }
             }
         }

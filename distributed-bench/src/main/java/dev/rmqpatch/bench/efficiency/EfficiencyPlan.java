@@ -17,6 +17,7 @@ import dev.rmqpatch.bench.pinning.Affinity;
 import dev.rmqpatch.bench.pinning.CpuPinning;
 import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.pinning.PinningPlan;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.pinning.Taskset;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
 import dev.rmqpatch.bench.report.Format;
@@ -62,12 +63,19 @@ public final class EfficiencyPlan implements Plan {
     static final Flag<Integer> WINDOW = Flag.whole("--window", "S", 1, "seconds per window").defaultingTo(DEFAULT_WINDOW_SECONDS);
     static final Flag<Integer> PAIRS = Flag.whole("--pairs", "N", 1, "measured pairs per cell (rate x placement); a pair is one window "
         + "per variant, adjacent in time, in the order A B, then B A, A B ...").defaultingTo(DEFAULT_PAIRS);
-    static final Flag<PinMode> PIN = Flag.parsed("--pin", "both|auto|on|off", PinMode::parse, "CPU pinning with taskset: brokers on the upper half of this process's CPUs, name servers, slaves, agents and this "
-        + "coordinator on the lower half (on 2 cores: brokers on CPU 1, the rest on CPU 0); set after the JVMs started, which keep "
-        + "their thread sizing (-XX:ActiveProcessorCount=<machine CPUs> for brokers and agents either way). both: every rate measured pinned and "
-        + "unpinned, in interleaved blocks, each placement with its own interval; the headline is the less favourable. auto: 3 blocks of 2 "
-        + "pairs pinned and 3 unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count "
-        + "(needs --pairs >= 12, else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")
+    static final Flag<PinMode> PIN = Flag.parsed("--pin", PinMode.VALUES, PinMode::parse, "the placements measured, each rate in each, "
+        + "in interleaved blocks, each with its own interval; the headline is the less favourable. Placements, set with taskset after "
+        + "the JVMs started (which keep their thread sizing: -XX:ActiveProcessorCount=<machine CPUs> for brokers and agents in every "
+        + "placement): on (pinned): brokers on the upper half of this process's CPUs, name servers, slaves, agents and this coordinator "
+        + "on the lower half (on 2 cores: brokers on CPU 1, the rest on CPU 0), so each broker's thread hand-offs are switches on one "
+        + "core; split: each broker's netty IO, netty codec and send-executor threads on different CPUs, re-applied to new threads at "
+        + "every window start, so the hand-offs between them cross cores as on a many-core host (on 2 cores IO and codec on CPU 0, "
+        + "send on CPU 1: three groups cannot all be apart, and this keeps the hand-off every variant has, netty side to send "
+        + "executor and back, crossing, with the same work on each CPU in every variant; everything else on both CPUs; from 4 CPUs "
+        + "one CPU set each, the rest on the lower CPUs; needs brokers whose threads the kernel knows by name: JDK 9+, recent JDK 8); off: "
+        + "unpinned. both = on,off; all = on,split,off; or a comma list (split,off); auto: 3 blocks of 2 pairs pinned and 3 "
+        + "unpinned, alternating; the state whose pairs scatter less is kept and its calibration pairs count (needs --pairs >= 12, "
+        + "else unpinned). Where affinity cannot be set, the run goes on unpinned and says why")
         .defaultingTo(PinMode.BOTH, "both");
     static final Flag<List<Double>> RATES = Flag.parsed("--rates", "PCT,PCT...", RateProbe::parsePercents, "the rate curve: measured "
         + "rates in percent of the slowest variant's saturated msg/s in the warm-up, each a cell with its own pairs and interval; "
@@ -85,8 +93,11 @@ public final class EfficiencyPlan implements Plan {
     private final Map<String, Map<String, String>> overrides = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
     private int pairs;
-    /** The placements measured (pinned true/false), once known; one with --pin on, off or auto. */
-    private List<Boolean> placements;
+    /** The placements measured, once known; one with --pin on, off, split or auto. */
+    private List<Placement> placements;
+    /** Each variant's broker JVM, in variant order. */
+    private final List<Long> brokerPids = new ArrayList<>();
+    private Rig rig;
     private String profileTable;
     /** --runs N > 1: the series this plan hands the run to. */
     private RepeatedRuns series;
@@ -115,7 +126,7 @@ public final class EfficiencyPlan implements Plan {
             + "one window per variant at it: rate held, no failed sends, p99 <= 5 ms, and steps down by a quarter while it fails, "
             + "at most 3 times); with --pin auto the pinning calibration; the measured pairs, --pairs in each cell: every rate of "
             + "the curve (--rates, default 25, 50 and 75% of the slowest saturation) in each placement (--pin both: pinned and "
-            + "unpinned), in blocks of 2 pairs interleaved over the cells; with --profile 4 more pairs with the profiler attached "
+            + "unpinned; all adds split), in blocks of 2 pairs interleaved over the cells; with --profile 4 more pairs with the profiler attached "
             + "(about 40 s more; not in the interval). --rate is one fixed rate instead of the curve, a positive number; --warmup "
             + "the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants "
             + String.join(",", defaultVariants()) + "; "
@@ -127,7 +138,8 @@ public final class EfficiencyPlan implements Plan {
             + "headline cell (the checked rate, the less favourable placement), then every cell's ratio. Windows that "
             + "missed the rate or lost sends are listed, and their pairs left out of the interval. With --topology ms-sync the main "
             + "figure is the pair (SYNC_MASTER + SLAVE CPU per message), the master's and the slave's beside it.\n"
-            + "Default run: 2 variants, 15 s warm-up, rate probe, 3 rates x 2 placements x 10 pairs of 5 s windows: about 14 minutes; "
+            + "Default run: 2 variants, 15 s warm-up, rate probe, 3 rates x 2 placements x 10 pairs of 5 s windows: about 14 minutes "
+            + "(--pin all, 3 placements: about 20); "
             + "--runs N repeats it N times. Output: "
             + "results.json (every window listed), chart.png, table.txt, brokers/<variant>/ (confs, output, logs); --profile adds "
             + "flame-<variant>.html and profile/<variant>.collapsed.";
@@ -235,13 +247,19 @@ public final class EfficiencyPlan implements Plan {
         results.probe.p99LimitMs = RateProbe.P99_LIMIT_MS;
         describe(sameCpuCount);
         Rig run = new Rig();
+        rig = run;
         run.pinning = new CpuPinning(affinity, plan);
+        results.pinning.split = PlacementRecord.planned(o.pin, run.pinning.splitPlan());
         ctx.closeAtEnd(() -> {
-            if (run.pinning.pinned()) {
+            if (run.pinning.placement() != Placement.UNPINNED) {
                 run.pinning.unpin(List.of(ProcessHandle.current().pid()));
             }
         });
         run.start(ctx, overrides, results, sameCpuCount);
+        run.clusters.forEach(c -> brokerPids.add(c.brokerPid()));
+        // Split: threads started since the last window (netty's lazily, the send executor as it grows) are placed at each start.
+        run.windows.placeWith(slot -> slot.placement() == Placement.SPLIT ? run.pinning.reapply(brokerPids.get(slot.variant()))
+            : slot.placement());
         warmUpAndProbe(run);
         measure(run);
         if (ctx.profiling() != null) {
@@ -283,27 +301,25 @@ public final class EfficiencyPlan implements Plan {
         }
     }
 
-    /** Pins or unpins; returns the state actually in force. */
-    private boolean pin(Rig run, boolean wanted) {
-        List<Long> brokers = new ArrayList<>();
-        run.clusters.forEach(c -> brokers.add(c.brokerPid()));
+    /** Pins, splits or unpins; returns the placement actually in force. */
+    private Placement place(Rig run, Placement wanted) {
         boolean was = run.pinning.available();
-        boolean now = run.pinning.apply(brokers, wanted);
-        if (wanted && was && !now) {
+        Placement now = run.pinning.apply(brokerPids, wanted);
+        if (wanted != Placement.UNPINNED && was && now != wanted) {
             out.println("pinning failed, measuring unpinned: " + run.pinning.failure());
         }
-        if (now) {
-            results.pinning.pinnedPids = Map.of("brokers", brokers, "others", run.pinning.lastOthers());
+        if (now != Placement.UNPINNED) {
+            results.pinning.pinnedPids = Map.of("brokers", List.copyOf(brokerPids), "others", run.pinning.lastOthers());
         }
         return now;
     }
 
-    private List<Slot> pairs(int count, double rate, String phase, boolean pinned, boolean profiled) {
+    private List<Slot> pairs(int count, double rate, String phase, Placement placement, boolean profiled) {
         List<Slot> slots = new ArrayList<>();
         for (int p = 0; p < count; p++) {
             int pair = ++pairs;
             for (int v : WindowOrder.of(pair - 1, names.size())) {
-                slots.add(new Slot(v, rate, phase, pair, pinned, profiled));
+                slots.add(new Slot(v, rate, phase, pair, placement, profiled));
             }
         }
         return slots;
@@ -322,7 +338,7 @@ public final class EfficiencyPlan implements Plan {
         if (!Window.MEASURE.equals(w.phase) || !pairDone) {
             return;
         }
-        Cell cell = new Cell(w.targetRateMsgPerS, w.pinned);
+        Cell cell = new Cell(w.targetRateMsgPerS, Placement.ofLabel(w.placement));
         Map<Integer, Map<String, Window>> measuredPairs = EfficiencySummary.measuredPairs(results.windows, cell::contains);
         StringBuilder line = new StringBuilder();
         for (String v : names) {
@@ -344,11 +360,12 @@ public final class EfficiencyPlan implements Plan {
     }
 
     private void writeProgress() throws IOException {
+        PlacementRecord.update(results.pinning.split, rig.pinning, names, brokerPids);
         ResultsFile.write(o.outDir.resolve("results.json"), results);
     }
 
     private void warmUpAndProbe(Rig run) throws WindowRunner.WindowFailure, IOException {
-        boolean pinned = o.pin != PinMode.OFF && pin(run, true);
+        Placement pinned = o.pin.neverPins() ? Placement.UNPINNED : place(run, Placement.PINNED);
         int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
         out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
                 + "each variant's saturation; %s%n", ctx.elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
@@ -417,8 +434,8 @@ public final class EfficiencyPlan implements Plan {
         List<Double> rates = o.rate != null ? List.of(rate) : RateProbe.curve(rate, o.ratePercents);
         List<Cell> cells = new ArrayList<>();
         for (double r : rates) {
-            for (boolean pinned : placements) {
-                cells.add(new Cell(r, pinned));
+            for (Placement p : placements) {
+                cells.add(new Cell(r, p));
             }
         }
         List<String> labels = new ArrayList<>();
@@ -429,16 +446,19 @@ public final class EfficiencyPlan implements Plan {
             boolean any = false;
             for (Cell c : CellSchedule.round(cells, round)) {
                 int n = Math.min(PAIRS_PER_BLOCK, o.pairs - EfficiencySummary.measuredPairs(results.windows, c::contains).size());
-                if (n <= 0 || !placements.contains(c.pinned)) {
+                if (n <= 0 || !placements.contains(c.placement)) {
                     continue;
                 }
                 any = true;
-                if (pin(run, c.pinned) != c.pinned) {
-                    results.warnings.add("pinning failed during the run (" + run.pinning.failure() + "): the pinned cells stop there");
-                    placements = List.of(false);
+                if (place(run, c.placement) != c.placement) {
+                    results.warnings.add("pinning failed during the run (" + run.pinning.failure() + "): the pinned and split cells stop there");
+                    if (results.pinning.split != null) {
+                        results.pinning.split.notAppliedBecause = run.pinning.failure();
+                    }
+                    placements = List.of(Placement.UNPINNED);
                     continue;
                 }
-                runWindows(run, pairs(n, c.rate, Window.MEASURE, c.pinned, false));
+                runWindows(run, pairs(n, c.rate, Window.MEASURE, c.placement, false));
             }
             if (!any) {
                 break;
@@ -447,41 +467,41 @@ public final class EfficiencyPlan implements Plan {
     }
 
     /** Which placements the cells have; with --pin auto after its calibration at {@code rate}. */
-    private List<Boolean> placements(Rig run, double rate) throws WindowRunner.WindowFailure, IOException {
+    private List<Placement> placements(Rig run, double rate) throws WindowRunner.WindowFailure, IOException {
         EfficiencyResults.Pinning p = results.pinning;
         p.description = run.pinning.describe();
-        if (o.pin == PinMode.OFF) {
+        if (o.pin.neverPins()) {
             p.notAppliedBecause = "--pin off";
-            return List.of(false);
+            return List.of(Placement.UNPINNED);
         }
         if (!run.pinning.available()) {
             p.notAppliedBecause = run.pinning.failure();
-            return List.of(false);
+            if (p.split != null && p.split.notAppliedBecause == null) {
+                p.split.notAppliedBecause = run.pinning.failure();
+            }
+            return List.of(Placement.UNPINNED);
         }
-        if (o.pin == PinMode.ON) {
-            return List.of(true);
-        }
-        if (o.pin == PinMode.BOTH) {
-            p.description = run.pinning.plan().describe() + " in the pinned cells; nothing pinned in the unpinned ones";
-            return List.of(true, false);
+        if (!o.pin.auto()) {
+            p.description = PlacementRecord.describe(o.pin.placements(), run.pinning);
+            return o.pin.placements();
         }
         boolean keptPinned = false;
-        if (o.pin == PinMode.AUTO && run.pinning.available() && o.pairs >= MIN_PAIRS_TO_CALIBRATE) {
+        if (run.pinning.available() && o.pairs >= MIN_PAIRS_TO_CALIBRATE) {
             int blocks = 2 * CALIBRATION_BLOCKS_PER_STATE;
             out.printf("[%s elapsed] pinning calibration: %d blocks of %d pairs, pinned and unpinned alternating (%s); the state whose "
                 + "pairs scatter less is kept and its pairs count%n", ctx.elapsed(), blocks, PAIRS_PER_BLOCK, run.pinning.plan().describe());
             for (int b = 0; b < blocks && run.pinning.available(); b++) {
-                boolean pinned = pin(run, b % 4 == 0 || b % 4 == 3);
+                Placement pinned = place(run, b % 4 == 0 || b % 4 == 3 ? Placement.PINNED : Placement.UNPINNED);
                 runWindows(run, pairs(PAIRS_PER_BLOCK, rate, Window.CALIBRATION, pinned, false));
             }
             if (run.pinning.available()) {
                 EfficiencyResults.Calibration c = new EfficiencyResults.Calibration();
                 CpuMeasure mainMeasure = CpuMeasure.main(results);
                 c.pairsPerState = CALIBRATION_BLOCKS_PER_STATE * PAIRS_PER_BLOCK;
-                c.sdLogRatioPinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, true), names, o.baseline,
-                    mainMeasure);
-                c.sdLogRatioUnpinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, false), names, o.baseline,
-                    mainMeasure);
+                c.sdLogRatioPinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, Placement.PINNED), names,
+                    o.baseline, mainMeasure);
+                c.sdLogRatioUnpinned = EfficiencySummary.sdLogRatio(EfficiencySummary.measuredPairs(results.windows, Placement.UNPINNED),
+                    names, o.baseline, mainMeasure);
                 c.keptPinned = c.sdLogRatioPinned != null && c.sdLogRatioUnpinned != null && c.sdLogRatioPinned < c.sdLogRatioUnpinned;
                 p.calibration = c;
                 keptPinned = c.keptPinned;
@@ -497,7 +517,7 @@ public final class EfficiencyPlan implements Plan {
             p.notAppliedBecause = "--pin auto needs at least " + MIN_PAIRS_TO_CALIBRATE + " pairs to compare pinned and unpinned; "
                 + "measured unpinned (--pin on pins without comparing)";
         }
-        return List.of(keptPinned);
+        return List.of(keptPinned ? Placement.PINNED : Placement.UNPINNED);
     }
 
     private void profile(Rig run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
@@ -510,8 +530,8 @@ public final class EfficiencyPlan implements Plan {
         out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
                 + "windows; these windows are not in the interval%n", ctx.elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
             ctx.profiling().event().name());
-        boolean pinned = pin(run, !placements.contains(false));
-        runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, pinned, true));
+        Placement placement = place(run, placements.contains(Placement.UNPINNED) ? Placement.UNPINNED : placements.get(0));
+        runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, placement, true));
         profileTable = EfficiencyProfiles.write(run.brokers, names, o.baseline, ctx.profiling().event(), PROFILE_PAIRS, o.outDir, results);
     }
 
@@ -543,6 +563,10 @@ public final class EfficiencyPlan implements Plan {
         }
         try {
             EfficiencySummary.summarize(results, placements == null || placements.size() > 1 ? null : placements.get(0));
+            if (rig != null) {
+                PlacementRecord.update(results.pinning.split, rig.pinning, names, brokerPids);
+            }
+            results.warnings.addAll(PlacementRecord.warnings(results.pinning.split));
             results.warnings.addAll(EfficiencyWarnings.of(results));
             String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
             ctx.writeOutput(results.metadata, results, table, png -> EfficiencyChart.write(results, png), results.error, results.profile != null);

@@ -81,6 +81,9 @@ public final class EfficiencyResults {
         public double rateMsgPerS;
         /** The rate as a percentage of the slowest variant's saturated msg/s in the warm-up; null with --rate. */
         public Double percentOfSaturation;
+        /** pinned, split or unpinned. */
+        public String placement;
+        /** The placement is "pinned" (kept for readers of older results). */
         public boolean pinned;
         public int pairsMeasured;
         /** The cell whose figures are also the top-level variants'. */
@@ -120,7 +123,7 @@ public final class EfficiencyResults {
     /**
      * A JVM's threads per message over a variant's interval windows (median, min, max of the windows' figures): all
      * context switches, voluntary (a thread going to sleep: a hand-off or a wait) and involuntary (preempted), and by
-     * thread group (ThreadCosts.GROUPS, from the thread names: on JDK 8 nearly every thread is "other").
+     * thread group (ThreadCosts.GROUPS, from the thread names: on older JDK 8 builds nearly every thread is "other").
      */
     public static final class ThreadFigures {
         public WindowStats contextSwitchesPerMsg;
@@ -132,9 +135,11 @@ public final class EfficiencyResults {
 
     /** What was pinned and why. */
     public static final class Pinning {
-        /** --pin: auto, on or off. */
+        /** --pin: both, all, auto, on, off, split or a list such as split,off. */
         public String mode;
-        /** Whether the interval's windows ran pinned. */
+        /** The headline cell's placement: pinned, split or unpinned. */
+        public String placement;
+        /** Whether the headline cell's windows ran pinned (placement "pinned"). */
         public boolean applied;
         public List<Integer> brokerCpus;
         public List<Integer> otherCpus;
@@ -147,6 +152,35 @@ public final class EfficiencyResults {
         public String notAppliedBecause;
         /** --pin auto: the measured comparison of pinned and unpinned pairs. */
         public Calibration calibration;
+        /** With a split placement: its CPUs and what it did to each broker's threads. */
+        public Split split;
+    }
+
+    /** The split placement: which CPUs each group of a broker's threads got, and what the last placement read back. */
+    public static final class Split {
+        public List<Integer> ioCpus;
+        public List<Integer> codecCpus;
+        public List<Integer> sendCpus;
+        /** All the brokers' CPUs: every other thread of a broker may run on them. */
+        public List<Integer> brokerCpus;
+        /** Name servers, slaves, agents and the coordinator. */
+        public List<Integer> otherCpus;
+        public String description;
+        /** Why split cells were not measured (impossible, not permitted); null when they were. */
+        public String notAppliedBecause;
+        /** Single-thread taskset calls over the run: the first placement and the threads started since, at window starts. */
+        public int threadCalls;
+        public List<SplitBroker> brokers = new ArrayList<>();
+    }
+
+    /** One broker under the split placement, as read back from /proc/PID/task/TID/status at its last window start. */
+    public static final class SplitBroker {
+        public String variant;
+        public long pid;
+        /** By group (netty-io, netty-codec, send, rest): threads whose Cpus_allowed_list was the group's CPUs. */
+        public Map<String, Integer> groups = new LinkedHashMap<>();
+        /** Threads not yet on their group's CPUs (started between placing and reading back; placed at the next window). */
+        public int notPlaced;
     }
 
     /** --pin auto: scatter of the per-pair log ratio with and without pinning; the smaller one is kept. */

@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.ThreadCosts;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.stats.PairedRatio;
@@ -49,21 +50,25 @@ public final class EfficiencySummary {
     }
 
     /** The measured windows of one placement (every rate), by pair then variant. */
-    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, boolean pinned) {
-        return measuredPairs(windows, w -> w.pinned == pinned);
+    static Map<Integer, Map<String, Window>> measuredPairs(List<Window> windows, Placement placement) {
+        return measuredPairs(windows, w -> placement.label.equals(w.placement));
     }
 
-    /** The cells of the measured windows (of one placement when {@code onlyPinned} is given), by rate then pinned first. */
-    static List<Cell> cells(List<Window> windows, Boolean onlyPinned) {
+    /**
+     * The cells of the measured windows (of one placement when {@code only} is given), by rate then placement (pinned,
+     * split, unpinned).
+     */
+    static List<Cell> cells(List<Window> windows, Placement only) {
         Set<Cell> cells = new LinkedHashSet<>();
         for (Window w : windows) {
             boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
-            if (measured && !w.profiled && (onlyPinned == null || w.pinned == onlyPinned)) {
-                cells.add(new Cell(w.targetRateMsgPerS, w.pinned));
+            Placement p = Placement.ofLabel(w.placement);
+            if (measured && !w.profiled && p != null && (only == null || p == only)) {
+                cells.add(new Cell(w.targetRateMsgPerS, p));
             }
         }
         List<Cell> sorted = new ArrayList<>(cells);
-        sorted.sort(Comparator.comparingDouble((Cell c) -> c.rate).thenComparing(c -> !c.pinned));
+        sorted.sort(Comparator.comparingDouble((Cell c) -> c.rate).thenComparing(c -> c.placement));
         return sorted;
     }
 
@@ -85,20 +90,21 @@ public final class EfficiencySummary {
     }
 
     /**
-     * Fills every cell's figures (each rate x placement measured; of one placement only when {@code onlyPinned} is
-     * given), marks the windows that went into an interval, and gives the headline cell's figures to the top-level
+     * Fills every cell's figures (each rate x placement measured; of one placement only when {@code only} is given),
+     * marks the windows that went into an interval, and gives the headline cell's figures to the top-level
      * variants: the cell at {@code results.rateMsgPerS} (the checked rate) in the less favourable placement.
      */
-    public static void summarize(EfficiencyResults results, Boolean onlyPinned) {
+    public static void summarize(EfficiencyResults results, Placement only) {
         results.cells.clear();
-        List<Cell> cells = cells(results.windows, onlyPinned);
+        List<Cell> cells = cells(results.windows, only);
         EfficiencyResults.CellResult headline = null;
         Cell headlineCell = null;
         double saturated = slowestSaturation(results);
         for (Cell c : cells) {
             EfficiencyResults.CellResult cr = new EfficiencyResults.CellResult();
             cr.rateMsgPerS = c.rate;
-            cr.pinned = c.pinned;
+            cr.placement = c.placement.label;
+            cr.pinned = c.placement == Placement.PINNED;
             cr.percentOfSaturation = "--rate".equals(results.rateSource) || saturated <= 0 ? null
                 : Math.round(1000 * c.rate / saturated) / 10.0;
             for (EfficiencyResults.VariantResult v : results.variants) {
@@ -122,6 +128,7 @@ public final class EfficiencySummary {
             headline.headline = true;
             results.pairsMeasured = summarizeCell(results, headlineCell, results.variants);
             results.pinning.applied = headline.pinned;
+            results.pinning.placement = headline.placement;
         }
     }
 
@@ -129,7 +136,7 @@ public final class EfficiencySummary {
     static Predicate<Window> headline(EfficiencyResults results) {
         for (EfficiencyResults.CellResult c : results.cells) {
             if (c.headline) {
-                return new Cell(c.rateMsgPerS, c.pinned)::contains;
+                return new Cell(c.rateMsgPerS, Placement.ofLabel(c.placement))::contains;
             }
         }
         return w -> true;
@@ -155,7 +162,8 @@ public final class EfficiencySummary {
         Double ra = lowestRatio(results, a);
         Double rb = lowestRatio(results, b);
         if (ra == null || rb == null) {
-            return ra != null || (rb == null && !a.pinned && b.pinned);
+            // No ratio to compare: the placement that shares the CPUs more (unpinned, then split) leads.
+            return ra != null || (rb == null && Placement.ofLabel(a.placement).compareTo(Placement.ofLabel(b.placement)) > 0);
         }
         return ra > rb;
     }

@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.ThreadCosts;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.Table;
 import java.util.ArrayList;
@@ -30,9 +31,10 @@ public final class EfficiencyTable {
             s.append(" (").append(r.pinning.notAppliedBecause).append(')');
         }
         s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        s.append(split(r.pinning.split));
         if (r.cells.size() > 1) {
             s.append(String.format(Locale.ROOT, "headline: %s msg/s %s, the checked rate in the less favourable placement; every cell "
-                + "(rate x placement) below%n", Format.num(r.rateMsgPerS, 0), r.pinning.applied ? "pinned" : "unpinned"));
+                + "(rate x placement) below%n", Format.num(r.rateMsgPerS, 0), headlinePlacement(r)));
         }
         s.append('\n');
 
@@ -91,7 +93,7 @@ public final class EfficiencyTable {
         List<String> left = new ArrayList<>();
         for (Window w : r.windows) {
             boolean measured = Window.MEASURE.equals(w.phase) || Window.CALIBRATION.equals(w.phase);
-            if (measured && w.pinned == r.pinning.applied && !w.inInterval && w.note != null) {
+            if (measured && headlinePlacement(r).equals(w.placement) && !w.inInterval && w.note != null) {
                 left.add(String.format(Locale.ROOT, "#%d (pair %d, %s): %s", w.index, w.pair, w.variant, w.note));
             }
         }
@@ -119,7 +121,7 @@ public final class EfficiencyTable {
                 EfficiencyResults.CpuFigure f = main.of(v);
                 boolean base = v.name.equals(r.baseline);
                 rows.add(new String[] {first ? Format.num(c.rateMsgPerS, 0) + (c.headline ? " *" : "") : "",
-                    first ? Format.num(c.percentOfSaturation, 0) : "", first ? (c.pinned ? "pinned" : "unpinned") : "",
+                    first ? Format.num(c.percentOfSaturation, 0) : "", first ? c.placement : "",
                     first ? Integer.toString(c.pairsMeasured) : "", v.name, f == null ? "-" : Format.num(f.median, 1),
                     base || f == null ? "" : ratio(f.ratio), base || f == null ? "" : interval(f.ratioCi95),
                     base || f == null ? "" : String.valueOf(f.verdict),
@@ -160,7 +162,7 @@ public final class EfficiencyTable {
             return "";
         }
         return "\nthreads per message stored (medians over the interval's windows, from /proc/PID/task): context switches, "
-            + "and CPU us by thread group (from the thread names; JDK 8 leaves most threads unnamed: \"other\")\n" + Table.render(rows);
+            + "and CPU us by thread group (from the thread names; older JDK 8 builds leave most threads unnamed: \"other\")\n" + Table.render(rows);
     }
 
     private static void addThreadRow(List<String[]> rows, String jvm, EfficiencyResults.ThreadFigures t, List<String> groups) {
@@ -174,6 +176,28 @@ public final class EfficiencyTable {
             row.add(c == null ? "-" : Format.num(c.median, 1));
         }
         rows.add(row.toArray(new String[0]));
+    }
+
+    private static String headlinePlacement(EfficiencyResults r) {
+        return r.pinning.placement == null ? Placement.UNPINNED.label : r.pinning.placement;
+    }
+
+    /** The split placement's line: its CPUs and, per broker, the threads of each group the last placement read back there. */
+    static String split(EfficiencyResults.Split split) {
+        if (split == null) {
+            return "";
+        }
+        if (split.notAppliedBecause != null) {
+            return "split: not applied, or stopped (" + split.notAppliedBecause + ")\n";
+        }
+        List<String> brokers = new ArrayList<>();
+        for (EfficiencyResults.SplitBroker b : split.brokers) {
+            List<String> groups = new ArrayList<>();
+            b.groups.forEach((g, n) -> groups.add(g + " " + n));
+            brokers.add(b.variant + " " + String.join(", ", groups));
+        }
+        return "split: " + split.description + (brokers.isEmpty() ? "" : "; threads placed (read back from /proc): "
+            + String.join("; ", brokers)) + "\n";
     }
 
     static String ratio(Double v) {

@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.efficiency;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.protocol.Json;
 import dev.rmqpatch.bench.report.OutputFolder;
 import dev.rmqpatch.bench.stats.LatencySummary;
@@ -72,6 +73,20 @@ public final class Resummary {
     /** One run's results, summarised anew from its windows (its old summary's warnings replaced by the new one's). */
     private static EfficiencyResults one(Path dir, JsonObject json) {
         EfficiencyResults r = Json.GSON.fromJson(json, EfficiencyResults.class);
+        // Written before placements had names: a window's placement is its pinned flag.
+        var windows = json.has("windows") ? json.getAsJsonArray("windows") : new com.google.gson.JsonArray();
+        for (int i = 0; i < windows.size() && i < r.windows.size(); i++) {
+            if (!windows.get(i).getAsJsonObject().has("placement")) {
+                Window w = r.windows.get(i);
+                w.placement = (w.pinned ? Placement.PINNED : Placement.UNPINNED).label;
+            }
+        }
+        for (int i = 0; i < r.cells.size(); i++) {
+            EfficiencyResults.CellResult c = r.cells.get(i);
+            if (c.placement == null) {
+                c.placement = (c.pinned ? Placement.PINNED : Placement.UNPINNED).label;
+            }
+        }
         if (r.profile != null) {
             throw new IllegalArgumentException(dir + " was profiled: its table's profile section is built from the profiles, which "
                 + "summarize does not read; nothing was rewritten");
@@ -85,7 +100,7 @@ public final class Resummary {
         Map<String, LatencySummary> top = new LinkedHashMap<>();
         r.variants.forEach(v -> top.put(v.name, v.latencyMs));
         boolean hadCells = !r.cells.isEmpty();
-        EfficiencySummary.summarize(r, "auto".equals(r.pinning.mode) ? Boolean.valueOf(r.pinning.applied) : null);
+        EfficiencySummary.summarize(r, !"auto".equals(r.pinning.mode) ? null : r.pinning.applied ? Placement.PINNED : Placement.UNPINNED);
         if (!hadCells) {
             // Written before runs had cells: one interval, whose latency stays.
             r.variants.forEach(v -> v.latencyMs = top.get(v.name));
@@ -109,7 +124,7 @@ public final class Resummary {
     }
 
     private static String key(EfficiencyResults.CellResult c, String variant) {
-        return c.rateMsgPerS + "/" + c.pinned + "/" + variant;
+        return c.rateMsgPerS + "/" + c.placement + "/" + variant;
     }
 
     private static void write(Path dir, EfficiencyResults r, PrintStream out, long started) {

@@ -1,5 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
-/** One window to run: which variant, at what total rate (0 = unlimited), in which phase and pair, pinned or not, profiled or not. */
-record Slot(int variant, double rate, String phase, int pair, boolean pinned, boolean profiled) {
+import dev.rmqpatch.bench.pinning.Placement;
+
+/** One window to run: which variant, at what total rate (0 = unlimited), in which phase and pair, in which placement, profiled or not. */
+record Slot(int variant, double rate, String phase, int pair, Placement placement, boolean profiled) {
 }

@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.ThreadCosts;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import org.HdrHistogram.Histogram;
 
@@ -19,6 +20,9 @@ public final class Window {
     /** 1-based number of the pair (one window per variant) this window belongs to, counted over the whole run. */
     public int pair;
     public String variant;
+    /** The placement in force for the window: pinned, split or unpinned ({@link Placement#label}). */
+    public String placement = Placement.UNPINNED.label;
+    /** The placement is "pinned" (kept for readers of older results; split windows are not pinned in this sense). */
     public boolean pinned;
     public boolean profiled;
     /** Total rate the agents were asked for, msg/s; 0 = unlimited. */

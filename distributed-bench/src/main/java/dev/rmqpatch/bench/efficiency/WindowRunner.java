@@ -5,6 +5,7 @@ import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.BrokerSample;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.cluster.ManagedProcess;
 import dev.rmqpatch.bench.profile.AsyncProfiler;
 import dev.rmqpatch.bench.profile.ProfiledJvm;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -43,6 +45,8 @@ final class WindowRunner {
     private final Duration length;
     private final List<String> warnings;
     private int count;
+    /** At each window's start: puts its broker where its slot's placement wants it and returns the placement in force. */
+    private Function<Slot, Placement> placer = Slot::placement;
 
     /**
      * @param watched processes beyond the brokers' own (e.g. name servers) whose death ends the run
@@ -61,18 +65,29 @@ final class WindowRunner {
         this.warnings = warnings;
     }
 
+    /**
+     * What runs at every window's start, before its first sample: for the split placement, the per-thread affinity of
+     * the threads its broker started since the last window (they inherit their starter's CPUs). It returns the placement
+     * actually in force, which the window records.
+     */
+    void placeWith(Function<Slot, Placement> placer) {
+        this.placer = placer;
+    }
+
     /** Open window: what is known at its start. */
     private static final class Open {
         final Slot slot;
         final BrokerUnderTest broker;
         final BrokerSample start;
         final long in;
+        final Placement placement;
 
-        Open(Slot slot, BrokerUnderTest broker, BrokerSample start, long in) {
+        Open(Slot slot, BrokerUnderTest broker, BrokerSample start, long in, Placement placement) {
             this.slot = slot;
             this.broker = broker;
             this.start = start;
             this.in = in;
+            this.placement = placement;
         }
     }
 
@@ -87,6 +102,7 @@ final class WindowRunner {
             for (Slot slot : slots) {
                 BrokerUnderTest next = brokers.get(slot.variant());
                 boolean same = open != null && open.broker == next;
+                Placement placement = placer.apply(slot);
                 BrokerSample start = same ? null : next.probe.sample();
                 if (slot.profiled() && !same) {
                     resumeProfiler(next);
@@ -106,7 +122,7 @@ final class WindowRunner {
                         resumeProfiler(next);
                     }
                 }
-                open = new Open(slot, next, start, in);
+                open = new Open(slot, next, start, in, placement);
                 waitUntil(in + length.toNanos());
             }
             if (open != null) {
@@ -169,7 +185,8 @@ final class WindowRunner {
         w.phase = open.slot.phase();
         w.pair = open.slot.pair();
         w.variant = open.broker.variant;
-        w.pinned = open.slot.pinned();
+        w.placement = open.placement.label;
+        w.pinned = open.placement == Placement.PINNED;
         w.profiled = open.slot.profiled();
         w.targetRateMsgPerS = open.slot.rate();
         w.loadSeconds = (out - open.in) / 1e9;
@@ -218,7 +235,7 @@ final class WindowRunner {
         out.printf(Locale.ROOT, "[%-11s pair %3d] %-16s %s  p99 %s ms  broker %s us/msg (%s cores)%s  other %s cores%s%s%s%n",
             w.phase, w.pair, w.variant, rate, Format.num(w.latencyMs.p99, 2), Format.num(w.brokerCpuUsPerMsg, 1), Format.num(w.brokerCores, 2),
             w.slaveCpuUsPerMsg == null ? "" : ", slave " + Format.num(w.slaveCpuUsPerMsg, 1) + " us/msg, pair " + Format.num(w.pairCpuUsPerMsg, 1) + " us/msg",
-            Format.num(w.otherCpuCores, 2), w.pinned ? "  pinned" : "", w.profiled ? "  profiled" : "",
+            Format.num(w.otherCpuCores, 2), Placement.UNPINNED.label.equals(w.placement) ? "" : "  " + w.placement, w.profiled ? "  profiled" : "",
             w.note == null ? "" : "  <- " + w.note);
         out.flush();
     }

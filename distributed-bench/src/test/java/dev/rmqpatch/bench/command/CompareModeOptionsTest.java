@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.pinning.PinMode;
+import dev.rmqpatch.bench.pinning.Placement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,9 @@ class CompareModeOptionsTest {
         assertEquals(4, o.windowSeconds);
         assertEquals(40, o.pairs);
         assertEquals(PinMode.OFF, o.pin);
+        assertEquals(List.of(Placement.SPLIT, Placement.UNPINNED), CompareCommand.parse(new String[] {"--efficiency", "--pin", "split,off"}).pin
+            .placements());
+        assertEquals(PinMode.ALL, CompareCommand.parse(new String[] {"--efficiency", "--pin=all"}).pin);
         assertTrue(o.profile);
         assertEquals(3, o.variants.size());
         assertEquals(20, o.workload.warmupDurationSeconds());
@@ -72,7 +76,9 @@ class CompareModeOptionsTest {
         assertEquals("--window applies to --efficiency only", error("--window", "3"));
         assertEquals("--pairs applies to --efficiency only", error("--pairs", "3"));
         assertEquals("--pin applies to --efficiency only", error("--pin", "on"));
-        assertEquals("--pin must be one of both, auto, on, off, not 'always'", error("--efficiency", "--pin", "always"));
+        assertEquals("--pin must be both, all, auto, on, off, split or a comma list of on, off and split (e.g. split,off), not 'always'",
+            error("--efficiency", "--pin", "always"));
+        assertEquals("--pin names split twice in 'split,split'", error("--efficiency", "--pin", "split,split"));
         assertEquals("--rates: each percentage must be above 0 and at most 100, not 120", error("--efficiency", "--rates", "50,120"));
         assertTrue(error("--efficiency", "--rates", "25,50", "--rate", "1000").contains("not both"));
         assertEquals("--window must be at least 1, not 0", error("--efficiency", "--window", "0"));
@@ -95,7 +101,7 @@ class CompareModeOptionsTest {
     @Test
     void helpDocumentsEveryNewFlag() {
         String help = CompareCommand.helpText();
-        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin both|auto|on|off", "--rates PCT,PCT...", "--runs N", "--rate MSG_PER_S", "--consumers N")) {
+        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin both|all|auto|on|off|split|LIST", "--rates PCT,PCT...", "--runs N", "--rate MSG_PER_S", "--consumers N")) {
             assertTrue(help.contains(flag), flag);
         }
     }

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rmqpatch.bench.pinning.PinMode;
+import dev.rmqpatch.bench.pinning.Placement;
+import dev.rmqpatch.bench.pinning.SplitPlan;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -82,7 +86,7 @@ class EfficiencySummaryTest {
     @Test
     void ratioIntervalAndVerdictFromTheUsablePairs() {
         EfficiencyResults r = run();
-        EfficiencySummary.summarize(r, false);
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
         assertEquals(30, r.pairsMeasured);
         EfficiencyResults.CpuFigure base = r.variants.get(0).brokerCpuUsPerMsg;
         EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
@@ -119,7 +123,7 @@ class EfficiencySummaryTest {
             r.windows.add(window(2 * p + 1, Window.MEASURE, p + 1, "4.9.0-tuned", 80.0, 5000, 5000));
             r.windows.add(window(2 * p + 2, Window.MEASURE, p + 1, "4.9.0-patched", patchedCpu[p], 5000, 5000));
         }
-        EfficiencySummary.summarize(r, false);
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
         EfficiencyResults.CpuFigure patched = r.variants.get(1).brokerCpuUsPerMsg;
         assertEquals(4, patched.pairs);
         assertTrue(patched.ratioCi95[1] < 1.0 && patched.ratioCi95Bootstrap[1] < 1.0, "both intervals exclude 1.0");
@@ -130,11 +134,11 @@ class EfficiencySummaryTest {
     void onlyTheKeptPinningStateCounts() {
         EfficiencyResults r = run();
         for (Window w : r.windows) {
-            w.pinned = w.pair % 2 == 0;
+            w.placement = (w.pair % 2 == 0 ? Placement.PINNED : Placement.UNPINNED).label;
         }
-        EfficiencySummary.summarize(r, true);
+        EfficiencySummary.summarize(r, Placement.PINNED);
         assertEquals(15, r.pairsMeasured);
-        assertTrue(r.windows.stream().filter(w -> !w.pinned).noneMatch(w -> w.inInterval));
+        assertTrue(r.windows.stream().filter(w -> !w.placement.equals("pinned")).noneMatch(w -> w.inInterval));
     }
 
     /**
@@ -162,6 +166,7 @@ class EfficiencySummaryTest {
                         double f = v.endsWith("patched") ? (pinned ? 0.7 : 0.8) : v.endsWith("#2") ? (pinned ? 1.02 : 0.99) : 1.0;
                         Window w = window(++index, Window.MEASURE, pair, v, 80 * f * Math.exp(0.01 * random.nextGaussian()), rate, rate);
                         w.pinned = pinned;
+                        w.placement = (pinned ? Placement.PINNED : Placement.UNPINNED).label;
                         r.windows.add(w);
                     }
                 }
@@ -235,51 +240,96 @@ class EfficiencySummaryTest {
         Random random = new Random(5);
         int index = 0;
         int pair = 0;
-        // Patched saves 30% pinned and 20% unpinned, at every rate; 8 pairs per cell.
+        // Patched saves 30% pinned, 15% split and 20% unpinned, at every rate; 8 pairs per cell.
+        Map<Placement, Double> saving = Map.of(Placement.PINNED, 0.7, Placement.SPLIT, 0.85, Placement.UNPINNED, 0.8);
         for (double rate : new double[] {2500, 5000, 7500}) {
-            for (boolean pinned : new boolean[] {true, false}) {
+            for (Placement placement : List.of(Placement.UNPINNED, Placement.SPLIT, Placement.PINNED)) {
                 for (int p = 0; p < 8; p++) {
                     pair++;
                     for (String v : List.of("4.9.0-tuned", "4.9.0-patched")) {
-                        double cpu = 80 * (v.endsWith("patched") ? (pinned ? 0.7 : 0.8) : 1.0) * Math.exp(0.02 * random.nextGaussian());
+                        double cpu = 80 * (v.endsWith("patched") ? saving.get(placement) : 1.0) * Math.exp(0.02 * random.nextGaussian());
                         Window w = window(++index, Window.MEASURE, pair, v, cpu, rate, rate);
-                        w.pinned = pinned;
+                        w.placement = placement.label;
+                        w.pinned = placement == Placement.PINNED;
                         r.windows.add(w);
                     }
                 }
             }
         }
         EfficiencySummary.summarize(r, null);
-        assertEquals(6, r.cells.size());
-        assertEquals(List.of(2500.0, 2500.0, 5000.0, 5000.0, 7500.0, 7500.0), r.cells.stream().map(c -> c.rateMsgPerS).toList());
-        assertEquals(List.of(true, false, true, false, true, false), r.cells.stream().map(c -> c.pinned).toList());
+        assertEquals(9, r.cells.size());
+        assertEquals(List.of(2500.0, 2500.0, 2500.0, 5000.0, 5000.0, 5000.0, 7500.0, 7500.0, 7500.0),
+            r.cells.stream().map(c -> c.rateMsgPerS).toList());
+        assertEquals(List.of("pinned", "split", "unpinned", "pinned", "split", "unpinned", "pinned", "split", "unpinned"),
+            r.cells.stream().map(c -> c.placement).toList());
+        assertEquals(List.of(true, false, false, true, false, false, true, false, false), r.cells.stream().map(c -> c.pinned).toList());
         assertEquals(25.0, r.cells.get(0).percentOfSaturation);
         EfficiencyResults.CellResult head = r.cells.stream().filter(c -> c.headline).findFirst().orElseThrow();
         assertEquals(5000.0, head.rateMsgPerS, "the checked rate");
-        assertFalse(head.pinned, "unpinned saves less here: the less favourable placement is the headline");
+        assertEquals("split", head.placement, "split saves least here: the less favourable placement is the headline");
         assertEquals(1, r.cells.stream().filter(c -> c.headline).count());
         for (EfficiencyResults.CellResult c : r.cells) {
             assertEquals(8, c.pairsMeasured);
-            assertEquals(c.pinned ? 0.7 : 0.8, c.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, c.rateMsgPerS + " " + c.pinned);
+            assertEquals(saving.get(Placement.ofLabel(c.placement)), c.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02,
+                c.rateMsgPerS + " " + c.placement);
         }
-        assertEquals(0.8, r.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, "the top-level figures are the headline cell's");
+        assertEquals(0.85, r.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, "the top-level figures are the headline cell's");
         assertEquals(8, r.pairsMeasured);
         assertFalse(r.pinning.applied);
+        assertEquals("split", r.pinning.placement);
         String table = EfficiencyTable.render(r);
-        assertTrue(table.contains("every cell") && table.contains("5,000 *"), table);
+        assertTrue(table.contains("every cell") && table.contains("5,000 *") && table.contains("headline: 5,000 msg/s split"), table);
         EfficiencyChart.write(r, dir.resolve("curve.png"));
         assertTrue(Files.size(dir.resolve("curve.png")) > 1000);
     }
 
     @Test
+    void theSplitLineNamesEachBrokersPlacedThreadsAndABrokerWithoutNamedThreadsIsWarnedAbout() {
+        EfficiencyResults.Split split = PlacementRecord.planned(PinMode.ALL,
+            SplitPlan.forCpus(List.of(0, 1)));
+        assertEquals(List.of(0), split.ioCpus);
+        assertEquals(List.of(1), split.sendCpus);
+        for (String v : List.of("4.9.0-tuned", "4.9.0-patched@8")) {
+            EfficiencyResults.SplitBroker b = new EfficiencyResults.SplitBroker();
+            b.variant = v;
+            boolean named = v.equals("4.9.0-tuned");
+            b.groups.put("netty-io", named ? 3 : 0);
+            b.groups.put("netty-codec", named ? 8 : 0);
+            b.groups.put("send", named ? 2 : 0);
+            b.groups.put("rest", named ? 90 : 120);
+            split.brokers.add(b);
+        }
+        String line = EfficiencyTable.split(split);
+        assertTrue(line.startsWith("split: per broker: netty IO and codec threads on CPU 0, send threads on CPU 1")
+            && line.contains("read back from /proc): 4.9.0-tuned netty-io 3, netty-codec 8, send 2, rest 90; 4.9.0-patched@8"), line);
+        List<String> warnings = PlacementRecord.warnings(split);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("4.9.0-patched@8: the split placement found 0 netty IO and 0 send thread(s)"), warnings.get(0));
+        assertNull(PlacementRecord.planned(PinMode.BOTH, SplitPlan.forCpus(List.of(0, 1))),
+            "no split object without a split placement");
+        assertTrue(EfficiencyTable.split(PlacementRecord.planned(PinMode.SPLIT,
+            SplitPlan.forCpus(List.of(0)))).contains("only CPU 0"));
+    }
+
+    @Test
     void cellsTakeTurnsWithRatesRotatingAndPlacementsAlternating() {
-        List<Cell> cells = List.of(new Cell(1, true), new Cell(1, false), new Cell(2, true), new Cell(2, false));
+        List<Cell> cells = List.of(new Cell(1, Placement.PINNED), new Cell(1, Placement.UNPINNED), new Cell(2, Placement.PINNED),
+            new Cell(2, Placement.UNPINNED));
         List<String> r0 = new ArrayList<>();
         CellSchedule.round(cells, 0).forEach(c -> r0.add(c.label()));
         assertEquals(List.of("1 msg/s pinned", "2 msg/s pinned", "1 msg/s unpinned", "2 msg/s unpinned"), r0);
         List<String> r1 = new ArrayList<>();
         CellSchedule.round(cells, 1).forEach(c -> r1.add(c.label()));
         assertEquals(List.of("2 msg/s unpinned", "1 msg/s unpinned", "2 msg/s pinned", "1 msg/s pinned"), r1);
+        // Three placements rotate as the rates do: each leads one round in three.
+        List<Cell> three = List.of(new Cell(1, Placement.UNPINNED), new Cell(1, Placement.SPLIT), new Cell(1, Placement.PINNED));
+        List<String> leads = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            List<String> order = new ArrayList<>();
+            CellSchedule.round(three, round).forEach(c -> order.add(c.placement.label));
+            leads.add(String.join(" ", order));
+        }
+        assertEquals(List.of("pinned split unpinned", "split unpinned pinned", "unpinned pinned split"), leads);
         assertEquals(List.of(1200.0, 2400.0, 3600.0), RateProbe.curve(2400, List.of(25.0, 50.0, 75.0)));
         assertEquals(List.of(2400.0), RateProbe.curve(2400, List.of(50.0)));
     }
@@ -289,7 +339,7 @@ class EfficiencySummaryTest {
         EfficiencyResults r = run();
         r.probe.saturatedMsgPerS.put("4.9.0-tuned", 16000.0);
         r.probe.saturatedMsgPerS.put("4.9.0-patched", 17000.0);
-        EfficiencySummary.summarize(r, false);
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
         r.warnings.addAll(EfficiencyWarnings.of(r));
         String table = EfficiencyTable.render(r);
         assertTrue(table.contains("at a fixed 5,000 msg/s (probe), 30 measured pair(s) of 5 s windows"), table);
@@ -314,7 +364,7 @@ class EfficiencySummaryTest {
             w.slaveCpuUsPerMsg = 40 * (patched ? 1.05 : 1.0) * Math.exp(0.02 * random.nextGaussian());
             w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
         }
-        EfficiencySummary.summarize(r, false);
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
         EfficiencyResults.VariantResult patched = r.variants.get(1);
         assertEquals(0.80, patched.brokerCpuUsPerMsg.ratio, 0.02);
         assertEquals(1.05, patched.slaveCpuUsPerMsg.ratio, 0.02);
@@ -338,7 +388,7 @@ class EfficiencySummaryTest {
         assertTrue(Files.size(dir.resolve("ms.png")) > 1000);
 
         r.mainFigure = null;
-        EfficiencySummary.summarize(r, false);
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
         assertEquals(0.80, r.variants.get(1).brokerCpuUsPerMsg.ratio, 0.02, "single topology: the broker's figure");
         assertNull(r.variants.get(1).pairCpuUsPerMsg);
     }

@@ -11,6 +11,7 @@ import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
+import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.sink.SinkServer;
 import java.io.ByteArrayOutputStream;
@@ -92,7 +93,7 @@ class WindowRunnerInProcessTest {
         List<Slot> slots = new ArrayList<>();
         for (int pair = 0; pair < 2; pair++) {
             for (int v : WindowOrder.of(pair, 2)) {
-                slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, false, false));
+                slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, Placement.UNPINNED, false));
             }
         }
         List<Window> seen = new ArrayList<>();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI smoke of scripts/compare.sh --efficiency with real brokers: two variants up at once, two one-second windows per
- * variant at a given rate, pinning on (or its fallback where affinity cannot be set) and the profiler attached; then the
+ * variant at a given rate, pinned and split (or their fallback where affinity cannot be set) and the profiler attached; then the
  * same for --topology ms-sync. The first run's patched broker runs on JDK 8 (a variant's {@code @8}) where one can be had,
  * as always in CI. It checks the documented results.json, table, chart and flame graphs; nothing about
  * speed.
@@ -70,7 +70,7 @@ class CompareEfficiencyIT {
             System.err.println("[CompareEfficiencyIT] no JDK 8 here (" + Jdk8Home.failure() + "); the patched broker runs on this JDK");
         }
         String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned," + patchedName, "--pairs", "2", "--window", "1", "--warmup", "2",
-            "--rate", "1000", "--pin", "on", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
+            "--rate", "1000", "--pin", "on,split", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
         assertTrue(printed.contains("[measure     pair"), printed);
 
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
@@ -82,8 +82,8 @@ class CompareEfficiencyIT {
         assertEquals("4.9.0-tuned", r.get("baseline").getAsString());
         assertEquals(2, r.get("pairsMeasured").getAsInt());
         JsonObject pinning = r.getAsJsonObject("pinning");
-        assertTrue(pinning.get("applied").getAsBoolean() || pinning.has("notAppliedBecause"), pinning.toString());
         assertTrue(pinning.get("activeProcessorCount").getAsInt() > 0);
+        assertSplitWasApplied(r);
 
         JsonArray variants = r.getAsJsonArray("variants");
         assertEquals(2, variants.size());
@@ -154,6 +154,53 @@ class CompareEfficiencyIT {
         assertTrue(table.contains("where the broker's CPU goes") && table.contains("top 15 self-time methods"), table);
         assertTrue(Files.size(out.resolve("chart.png")) > 1000);
         assertNothingLeft(out);
+    }
+
+    /**
+     * --pin on,split: the split cell's windows ran with each broker's netty IO and send threads on different CPUs, as the
+     * run read them back from /proc/PID/task/TID/status (Cpus_allowed_list) at each window start; or, where affinity
+     * cannot be set, the run went on unpinned and said why.
+     */
+    private static void assertSplitWasApplied(JsonObject r) {
+        JsonObject pinning = r.getAsJsonObject("pinning");
+        JsonObject split = pinning.getAsJsonObject("split");
+        assertNotNull(split, pinning.toString());
+        if (pinning.has("notAppliedBecause")) {
+            assertTrue(split.has("notAppliedBecause"), pinning.toString());
+            return;
+        }
+        assertTrue(List.of("pinned", "split").contains(pinning.get("placement").getAsString()), pinning.toString());
+        assertTrue(!split.get("ioCpus").equals(split.get("sendCpus")), split.toString());
+        int splitWindows = 0;
+        for (JsonElement e : r.getAsJsonArray("windows")) {
+            JsonObject w = e.getAsJsonObject();
+            if ("measure".equals(w.get("phase").getAsString()) && "split".equals(w.get("placement").getAsString())) {
+                splitWindows++;
+                assertTrue(w.getAsJsonObject("brokerThreads").get("contextSwitchesPerMsg").getAsDouble() > 0, w.toString());
+            }
+        }
+        assertEquals(4, splitWindows, "2 split pairs of 2 windows: " + r.getAsJsonArray("windows"));
+        boolean tuned = false;
+        for (JsonElement e : split.getAsJsonArray("brokers")) {
+            JsonObject b = e.getAsJsonObject();
+            if (b.get("variant").getAsString().equals("4.9.0-tuned")) {
+                // JDK 17 gives the kernel the thread names: its IO and send threads were found and read back on their CPUs.
+                JsonObject groups = b.getAsJsonObject("groups");
+                assertTrue(groups.get("netty-io").getAsInt() > 0 && groups.get("send").getAsInt() > 0, b.toString());
+                tuned = true;
+            }
+        }
+        assertTrue(tuned, split.toString());
+        for (JsonElement e : split.getAsJsonArray("brokers")) {
+            // Every broker was split by its thread names, or the run says why not (a JDK that leaves its threads unnamed).
+            JsonObject b = e.getAsJsonObject();
+            JsonObject groups = b.getAsJsonObject("groups");
+            boolean said = false;
+            for (JsonElement w : r.getAsJsonArray("warnings")) {
+                said |= w.getAsString().startsWith(b.get("variant").getAsString() + ": the split placement found");
+            }
+            assertTrue(groups.get("netty-io").getAsInt() > 0 && groups.get("send").getAsInt() > 0 || said, b + " " + r.getAsJsonArray("warnings"));
+        }
     }
 
     @Test

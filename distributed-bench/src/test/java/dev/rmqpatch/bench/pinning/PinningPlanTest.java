@@ -7,41 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The pinning plan, and what happens where affinity cannot be set; no real process is touched. */
 class PinningPlanTest {
-
-    /** Records what would be pinned; fails from the n-th call on when told to. */
-    private static final class FakeAffinity implements Affinity {
-        final Map<Long, List<Integer>> pinned = new LinkedHashMap<>();
-        final List<Integer> allowed;
-        int failFromCall = Integer.MAX_VALUE;
-        int calls;
-
-        FakeAffinity(List<Integer> allowed) {
-            this.allowed = allowed;
-        }
-
-        @Override
-        public List<Integer> allowedCpus() throws AffinityException {
-            if (allowed == null) {
-                throw new AffinityException("cannot read the CPUs this process may use from /proc/self/status: no such file", null);
-            }
-            return allowed;
-        }
-
-        @Override
-        public void pin(long pid, List<Integer> cpus) throws AffinityException {
-            if (++calls >= failFromCall) {
-                throw new AffinityException("taskset -a -p -c " + CpuList.format(cpus) + " " + pid + " failed (exit 1): Operation not permitted", null);
-            }
-            pinned.put(pid, cpus);
-        }
-    }
 
     @Test
     void twoCoresGiveTheBrokersCoreOneAndEverythingElseCoreZero() {
