@@ -34,6 +34,7 @@ public final class Patches {
         new StatsItemsPatch(),
         new GroupCommitLockPatch(),
         new HaGatherWritePatch(),
+        new HaDrainedReadPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),
