@@ -34,6 +34,8 @@ public final class Patches {
         new StatsItemsPatch(),
         new GroupCommitLockPatch(),
         new HaGatherWritePatch(),
+        new HaDrainedReadPatch(),
+        new HaWriteSelectPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

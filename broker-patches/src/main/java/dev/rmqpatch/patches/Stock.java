@@ -260,6 +260,19 @@ final class Stock {
     static final MethodRef SOCKET_CHANNEL_WRITE = new MethodRef("java/nio/channels/SocketChannel", "write",
         "(Ljava/nio/ByteBuffer;)I");
 
+    // P24: the two HA read loops.
+    /** The master's reader of a slave's acknowledgements: reads until three reads in a row return 0. */
+    static final MethodRef HA_READ_PROCESS_READ = new MethodRef("org/apache/rocketmq/store/ha/HAConnection$ReadSocketService",
+        "processReadEvent", "()Z");
+    /** The slave's reader of its master's transfers: reads until three reads in a row return 0. */
+    static final MethodRef HA_CLIENT_PROCESS_READ = new MethodRef(HA_CLIENT, "processReadEvent", "()Z");
+    /** Each loop's one read of the socket into its buffer. */
+    static final MethodRef SOCKET_CHANNEL_READ = new MethodRef("java/nio/channels/SocketChannel", "read",
+        "(Ljava/nio/ByteBuffer;)I");
+
+    // P25: the select at the top of the master's HA write loop (HA_WRITE_RUN).
+    static final MethodRef SELECTOR_SELECT = new MethodRef("java/nio/channels/Selector", "select", "(J)I");
+
     private Stock() {
     }
 }

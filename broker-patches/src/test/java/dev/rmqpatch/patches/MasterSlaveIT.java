@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The article's topology on the patched distribution (P13's wait for the slave, P14's slave append, P12's consume
- * queues): a SYNC_MASTER and its SLAVE started from bin/, on JDK 8 where it can be had (always in CI), under
- * synchronous sends from several threads.
+ * queues, P23-P25's replication writes, reads and selects): a SYNC_MASTER and its SLAVE started from bin/, on
+ * JDK 8 where it can be had (always in CI), under synchronous sends from several threads.
  * <ul>
  * <li>the slave's CommitLog is byte for byte the master's up to the replicated offset, and its consume-queue files,
  * which its own dispatch builds, hold the master's entries;</li>
@@ -51,7 +51,7 @@ class MasterSlaveIT {
     void theSlaveHoldsEverySendOkMessageByteForByteThroughSlaveAndMasterCrashes() throws Exception {
         TestCluster configured = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf")
             .topology(Topology.MS_SYNC).preferJdk8();
-        // -Drmqpatch.it.disable=P23 (say) runs the same checks with those patches switched off
+        // -Drmqpatch.it.disable=P24 (say) runs the same checks with those patches switched off
         String disable = System.getProperty("rmqpatch.it.disable", "").trim();
         if (!disable.isEmpty()) {
             configured.javaOpt("-Drmqpatch.disable=" + disable);
@@ -59,7 +59,9 @@ class MasterSlaveIT {
         try (TestCluster tc = configured.start()) {
             LocalCluster cluster = tc.cluster();
             String startUp = startUpLine(tc.brokerLog());
-            assertTrue(startUp.contains("P23 ha-gather-write") && startUp.contains("disabled by -Drmqpatch.disable: "
+            assertTrue(startUp.contains("P23 ha-gather-write") && startUp.contains("P24 ha-drained-read")
+                && startUp.contains("P25 ha-write-select")
+                && startUp.contains("disabled by -Drmqpatch.disable: "
                 + (disable.isEmpty() ? "none" : "[" + disable.replace(",", ", ") + "]")), startUp);
             DefaultMQProducer producer = new DefaultMQProducer("master-slave-it");
             producer.setNamesrvAddr(tc.namesrvAddr());

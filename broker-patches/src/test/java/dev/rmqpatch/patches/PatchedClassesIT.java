@@ -71,6 +71,8 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/StoreStatsService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/CommitLog$GroupCommitService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAConnection$WriteSocketService"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAConnection$ReadSocketService"},
+        {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$HAClient"},
     };
 
     private static URLClassLoader stock;
