@@ -1,0 +1,160 @@
+package dev.rmqpatch.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import dev.rmqpatch.cluster.Jdk8Home;
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.patches.PatchTargets;
+import dev.rmqpatch.patches.Patches;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The STOCK 4.9.0 distribution (broker-patches' rocketmq-4.9.0-stock, its own bin/ scripts) with
+ * {@code -javaagent:rmqpatch-agent.jar} in the name server's and broker's JAVA_OPT, on JDK 8 where one can be had:
+ * both report every patch at start, exactly as the patched jars do; a stock 4.9.0 client sends and reads back; the
+ * CommitLog holds no WAIT property (P3, which only a patched broker leaves out). Then the broker is restarted on the
+ * same store with every patch switched off (-Drmqpatch.disable): it reports none active, and what it stores carries
+ * WAIT again, as stock's does.
+ */
+class AgentBrokerIT {
+
+    private static final int MESSAGES = 20;
+    private static final byte[] WAIT = "WAIT\u0001true".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void stockBrokerWithTheAgentIsPatchedAndSwitchesOff() throws Exception {
+        Path dir = Files.createTempDirectory("rmqpatch-agent-it-");
+        LocalCluster.Spec spec = new LocalCluster.Spec();
+        spec.dist = ShadedAgent.path("rmqpatch.dist.stock");
+        spec.workDir = dir;
+        spec.javaHome = Jdk8Home.forTests();
+        spec.brokerHeap = "384m";
+        spec.namesrvHeap = "256m";
+        String agent = "-javaagent:" + ShadedAgent.jar();
+        spec.brokerJvmOptions.addAll(List.of("-XX:MaxDirectMemorySize=256m", agent));
+        spec.namesrvJvmOptions.add(agent);
+        spec.overrides.put("mapedFileSizeCommitLog", "67108864");
+        spec.stopGrace = Duration.ofSeconds(60);
+        System.out.println("[AgentBrokerIT] servers on " + (spec.javaHome == null ? "the tests' JDK" : spec.javaHome));
+        try (LocalCluster cluster = LocalCluster.start(spec)) {
+            List<String> labels = Patches.all().stream().map(PatchTargets::label).toList();
+            TreeSet<String> sorted = new TreeSet<>(labels);
+            List<String> ids = sorted.stream().map(l -> l.split(" ", 2)[0]).toList();
+            String inTheJars = "rmqpatch: patches in the jars: " + sorted;
+            String allActive = inTheJars + "; active: " + ids + "; disabled by -Drmqpatch.disable: none";
+
+            assertTrue(log(cluster.logDir().resolve("broker.log")).contains(allActive), "broker start-up report:\n"
+                + grep(cluster.logDir().resolve("broker.log")));
+            assertTrue(log(cluster.namesrvLogDir().resolve("namesrv.log")).contains(allActive), "name server report:\n"
+                + grep(cluster.namesrvLogDir().resolve("namesrv.log")));
+            String agentLine = Agent.PREFIX + "RocketMQ V4_9_0 in the application class loader";
+            assertTrue(log(cluster.master().output()).contains(agentLine), log(cluster.master().output()));
+
+            roundTrip(cluster, "agent-on");
+            assertEquals(0, count(cluster.commitLogDir()), "the patched broker stores no WAIT (P3)");
+
+            cluster.stopBroker();
+            String off = String.join(",", Patches.all().stream().map(p -> p.id()).toList());
+            spec.brokerJvmOptions.add("-Drmqpatch.disable=" + off);
+            cluster.restartBroker();
+            String noneActive = inTheJars + "; active: []; disabled by -Drmqpatch.disable: ";
+            assertTrue(log(cluster.logDir().resolve("broker.log")).contains(noneActive), "report with every patch off:\n"
+                + grep(cluster.logDir().resolve("broker.log")));
+            roundTrip(cluster, "agent-all-off");
+            cluster.stopBroker();
+            assertEquals(MESSAGES, count(cluster.commitLogDir()),
+                "with every patch off the broker stores WAIT as stock does, with every message of the second round only");
+        } finally {
+            LocalCluster.deleteTree(dir);
+        }
+    }
+
+    /** Sends {@value #MESSAGES} messages to a topic of their own with a stock 4.9.0 client and reads them all back. */
+    private static void roundTrip(LocalCluster cluster, String topic) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer("agent-it-producer-" + topic);
+        producer.setNamesrvAddr(cluster.namesrvAddr());
+        producer.setInstanceName("agent-it-" + topic);
+        producer.start();
+        Set<String> sent = new HashSet<>();
+        try {
+            for (int i = 0; i < MESSAGES; i++) {
+                String body = topic + " " + i + " ✓";
+                Message m = new Message(topic, "tag", "key-" + i, body.getBytes(StandardCharsets.UTF_8));
+                m.putUserProperty("seq", Integer.toString(i));
+                SendResult r = producer.send(m);
+                assertEquals(SendStatus.SEND_OK, r.getSendStatus());
+                sent.add(body);
+            }
+        } finally {
+            producer.shutdown();
+        }
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("agent-it-consumer-" + topic);
+        consumer.setNamesrvAddr(cluster.namesrvAddr());
+        consumer.setInstanceName("agent-it-" + topic);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe(topic, "*");
+        consumer.start();
+        Set<String> got = new HashSet<>();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (got.size() < MESSAGES && System.nanoTime() < deadline) {
+                for (MessageExt m : consumer.poll(1000)) {
+                    got.add(new String(m.getBody(), StandardCharsets.UTF_8));
+                    assertEquals(m.getKeys(), "key-" + m.getProperty("seq"));
+                }
+            }
+        } finally {
+            consumer.shutdown();
+        }
+        assertEquals(sent, got, topic + ": every message read back");
+    }
+
+    /** Occurrences of WAIT=true in the CommitLog files (the broker mmaps them, so a read sees what it wrote). */
+    private static int count(Path commitLogDir) throws Exception {
+        int n = 0;
+        try (Stream<Path> files = Files.list(commitLogDir)) {
+            for (Path f : files.toList()) {
+                byte[] hay = Files.readAllBytes(f);
+                outer:
+                for (int i = 0; i + WAIT.length <= hay.length; i++) {
+                    for (int j = 0; j < WAIT.length; j++) {
+                        if (hay[i + j] != WAIT[j]) {
+                            continue outer;
+                        }
+                    }
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static String log(Path file) throws Exception {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.ISO_8859_1) : "";
+    }
+
+    private static String grep(Path file) throws Exception {
+        List<String> lines = new ArrayList<>();
+        log(file).lines().filter(l -> l.contains("rmqpatch")).forEach(lines::add);
+        return String.join("\n", lines);
+    }
+}
