@@ -10,6 +10,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -52,6 +53,8 @@ final class CodecAccess {
     static final String PROBE = "dev/rmqpatch/codec/switches/PatchSwitches.class";
     /** The rewritten jars' manifest attribute (the codec's PatchSwitches.MANIFEST_ATTRIBUTE): the start-up report's. */
     static final String MANIFEST_ATTRIBUTE = "RocketMQ-Patches";
+
+    private static final String FOLDER_PREFIX = "rmqpatch-agent-";
 
     private final Instrumentation inst;
     private final Map<String, File> written = new HashMap<String, File>();
@@ -151,15 +154,20 @@ final class CodecAccess {
      * A new folder under java.io.tmpdir that only this user can enter. Not Files.createTempDirectory: its name comes
      * from a SecureRandom, whose first use on JDK 8 can block or spin for seconds seeding itself (small VMs). The name
      * needs no secret: the folder is created new (an existing one, or a link, fails and the next name is tried) and
-     * closed to others before the jar is written into it.
+     * closed to others before the jar is written into it. It carries the process id, so that the next agent removes
+     * it if this JVM is killed before its exit hooks delete it.
      */
     static File privateFolder() throws IOException {
         Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+        String pid = pid();
+        if (pid != null) {
+            removeStale(tmp);
+        }
         boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         long seed = System.nanoTime() ^ System.identityHashCode(new Object());
         for (int attempt = 0; attempt < 100; attempt++) {
             long name = (seed + attempt * 0x9E3779B97F4A7C15L) & Long.MAX_VALUE;
-            Path dir = tmp.resolve("rmqpatch-agent-" + Long.toHexString(name));
+            Path dir = tmp.resolve(FOLDER_PREFIX + (pid == null ? "" : pid + "-") + Long.toHexString(name));
             try {
                 if (posix) {
                     Files.createDirectory(dir,
@@ -173,6 +181,39 @@ final class CodecAccess {
             }
         }
         throw new IOException("cannot create a folder for the codec jar under " + tmp);
+    }
+
+    /** This JVM's process id where /proc tells it (Linux), else null. */
+    private static String pid() {
+        try {
+            String name = new File("/proc/self").getCanonicalFile().getName();
+            return name.matches("[0-9]+") ? name : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Removes the folders of agents whose JVM has gone without its exit hooks (killed): named with a process id that
+     * /proc no longer has. Another user's folder cannot be entered and is left; so is anything but the one jar.
+     */
+    private static void removeStale(Path tmp) {
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(tmp, FOLDER_PREFIX + "*")) {
+            for (Path dir : folders) {
+                String[] parts = dir.getFileName().toString().substring(FOLDER_PREFIX.length()).split("-");
+                if (parts.length != 2 || !parts[0].matches("[0-9]+") || Files.exists(Paths.get("/proc", parts[0]))) {
+                    continue;
+                }
+                try {
+                    Files.deleteIfExists(dir.resolve("rmqpatch-codec.jar"));
+                    Files.deleteIfExists(dir);
+                } catch (IOException | SecurityException notOurs) {
+                    // not ours, or not only the jar: left alone
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no clean-up then; the folder of this JVM is still made
+        }
     }
 
     static void write(JarInputStream in, String labels, File out) throws IOException {

@@ -59,8 +59,10 @@ class AgentBrokerIT {
         spec.stopGrace = Duration.ZERO;
         System.out.println("[AgentBrokerIT] servers on " + (spec.javaHome == null ? "the tests' JDK" : spec.javaHome));
         long t0 = System.nanoTime();
+        List<Long> pids = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.start(spec)) {
             lap("name server and broker up", t0);
+            pids.addAll(List.of(cluster.namesrvPid(), cluster.brokerPid()));
             List<String> labels = Patches.all().stream().map(PatchTargets::label).toList();
             TreeSet<String> sorted = new TreeSet<>(labels);
             List<String> ids = sorted.stream().map(l -> l.split(" ", 2)[0]).toList();
@@ -78,11 +80,15 @@ class AgentBrokerIT {
             assertEquals(0, count(cluster.commitLogDir()), "the patched broker stores no WAIT (P3)");
             lap("round trip, CommitLog read", t0);
 
+            long killed = cluster.brokerPid();
+            assertEquals(1, codecFolders(killed).size(), "the agent's folder for the codec jar, named by its pid");
             cluster.killBroker();
             String off = String.join(",", Patches.all().stream().map(p -> p.id()).toList());
             spec.brokerJvmOptions.add("-Drmqpatch.disable=" + off);
             cluster.restartBroker();
             lap("broker killed and restarted, every patch off", t0);
+            pids.add(cluster.brokerPid());
+            assertEquals(List.of(), codecFolders(killed), "the killed broker's folder, removed by the next agent");
             String noneActive = inTheJars + "; active: []; disabled by -Drmqpatch.disable: ";
             assertTrue(log(cluster.logDir().resolve("broker.log")).contains(noneActive), "report with every patch off:\n"
                 + grep(cluster.logDir().resolve("broker.log")));
@@ -92,6 +98,10 @@ class AgentBrokerIT {
                 "with every patch off the broker stores WAIT as stock does, with every message of the second round only");
         } finally {
             LocalCluster.deleteTree(dir);
+            // The servers were killed, so their agents' exit hooks did not remove the codec jar's folders.
+            for (long pid : pids) {
+                codecFolders(pid).forEach(LocalCluster::deleteTree);
+            }
         }
     }
 
@@ -157,6 +167,13 @@ class AgentBrokerIT {
             }
         }
         return n;
+    }
+
+    /** The folders the agent of process {@code pid} wrote its codec jar to (CodecAccess.privateFolder). */
+    private static List<Path> codecFolders(long pid) throws Exception {
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("rmqpatch-agent-" + pid + "-")).toList();
+        }
     }
 
     private static String log(Path file) throws Exception {
