@@ -6,8 +6,9 @@
 #                         e.g. --rocketmq-version 4.9.1 --stock-only for comparisons); tests are not run
 #   --skip-tests          package without running unit and integration tests
 #   -h, --help            this text
-# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/. Other versions'
-# folders are left alone (no clean), so 4.9.0 and 4.9.1 distributions can sit side by side.
+# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/ and the Java agent
+# java-agent/target/rmqpatch-agent.jar. Other versions' folders are left alone (no clean), so 4.9.0 and 4.9.1
+# distributions can sit side by side.
 # Environment: MVN (Maven command, default mvn), JAVA_HOME (JDK 17+ to build; the result runs on JDK 8+).
 set -euo pipefail
 
@@ -37,7 +38,10 @@ fi
 
 cd "$(dirname "$0")/.."
 MVN=${MVN:-mvn}
-ARGS=(-B --no-transfer-progress -pl broker-patches -am "-Drocketmq.version=$VERSION")
+# The Java agent applies the patches, so it is built with them (not for --stock-only).
+MODULES=broker-patches,java-agent
+[ "$STOCK_ONLY" = true ] && MODULES=broker-patches
+ARGS=(-B --no-transfer-progress -pl "$MODULES" -am "-Drocketmq.version=$VERSION")
 GOAL=verify
 if [ "$STOCK_ONLY" = true ]; then
   # The tests exercise the patched distribution; without it they have nothing to run against.
@@ -57,4 +61,5 @@ echo "[build] done in $(( $(date +%s) - START )) s"
 echo "[build] stock:   $OUT/rocketmq-$VERSION-stock/"
 if [ "$STOCK_ONLY" = false ]; then
   echo "[build] patched: $OUT/rocketmq-$VERSION-patched/ (see PATCHES.md there; check with bin/rmqpatch-info)"
+  echo "[build] agent:   java-agent/target/rmqpatch-agent.jar (-javaagent: on stock $VERSION; see docs/patched-broker.md)"
 fi
