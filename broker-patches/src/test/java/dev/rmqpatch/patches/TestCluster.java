@@ -39,7 +39,7 @@ final class TestCluster implements AutoCloseable {
         spec.namesrvJvmOptions.addAll(HEAP);
         // A clean shutdown flushes the CommitLog; the crash and restart tests read it afterwards.
         spec.stopGrace = Duration.ofSeconds(60);
-        spec.overrides.put("mapedFileSizeCommitLog", "67108864");
+        spec.overrides.put("mappedFileSizeCommitLog", "67108864");
         spec.overrides.put("flushIntervalCommitLog", "100");
         spec.overrides.put("messageDelayLevel", FAST_DELAY_LEVELS);
         for (String kv : extraConf) {
