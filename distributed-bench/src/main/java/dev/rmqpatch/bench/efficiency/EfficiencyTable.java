@@ -29,7 +29,12 @@ public final class EfficiencyTable {
         } else if (r.pinning.notAppliedBecause != null && !r.pinning.applied) {
             s.append(" (").append(r.pinning.notAppliedBecause).append(')');
         }
-        s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        if (RemoteBrokers.CPU_FROM_JMX.equals(r.cpuSource)) {
+            s.append(String.format(Locale.ROOT, "; brokers on other hosts, as deployed there: broker CPU from each JVM's ProcessCpuTime over "
+                + "JMX (not /proc), no per-thread figures%n"));
+        } else {
+            s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        }
         if (r.cells.size() > 1) {
             s.append(String.format(Locale.ROOT, "headline: %s msg/s %s, the checked rate in the less favourable placement; every cell "
                 + "(rate x placement) below%n", Format.num(r.rateMsgPerS, 0), r.pinning.applied ? "pinned" : "unpinned"));
