@@ -30,8 +30,8 @@ public final class EfficiencyTable {
             s.append(" (").append(r.pinning.notAppliedBecause).append(')');
         }
         if (RemoteBrokers.CPU_FROM_JMX.equals(r.cpuSource)) {
-            s.append(String.format(Locale.ROOT, "; brokers on other hosts, as deployed there: broker CPU from each JVM's ProcessCpuTime over "
-                + "JMX (not /proc), no per-thread figures%n"));
+            s.append(String.format(Locale.ROOT, "%nbroker CPU: each broker JVM's ProcessCpuTime over JMX (not /proc: the brokers run on other "
+                + "hosts, with the JVM options their deployment gave them)%n"));
         } else {
             s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
         }

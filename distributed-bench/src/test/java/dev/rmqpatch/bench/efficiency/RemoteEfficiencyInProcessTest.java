@@ -140,7 +140,7 @@ class RemoteEfficiencyInProcessTest {
         // The "patched" JVM spins four times as much: its windows read it, not the other one.
         assertTrue(patched.get("ratio").getAsDouble() > 1.5, patched.toString());
         String table = Files.readString(dir.resolve("out/table.txt"));
-        assertTrue(table.contains("broker CPU from each JVM's ProcessCpuTime over JMX"), table);
+        assertTrue(table.contains("broker CPU: each broker JVM's ProcessCpuTime over JMX"), table);
         assertTrue(Files.exists(dir.resolve("out/chart.png")));
     }
 
