@@ -47,6 +47,9 @@ Commands:
 Options:
   -c, --cluster FILE   cluster file (format: deploy/examples/cluster-8hosts.conf, docs/bare-metal.md)
   --variant V          override the file's variant: 4.9.0 | 4.9.0-tuned | 4.9.0-patched | 4.9.1 ...
+  --variants A,B       several variants at once, as scripts/run-distributed.sh --efficiency deploys them (the
+                       second's name servers and brokers as instances *-v2, on their ports + variant_port_offset);
+                       e.g. stop what run-distributed.sh --efficiency --keep-running left running
   --set KEY=VALUE      override any setting of the file (repeatable), e.g. --set broker_heap=2g
   --out DIR            collect: target folder (default results/collect-<timestamp>)
   --wait S             replication: seconds to wait for slaves to catch up (default 30)
@@ -75,6 +78,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -c|--cluster) CLUSTER=${2:?$1 needs a file}; shift 2 ;;
     --variant) SET_OVERRIDES+=("variant=${2:?--variant needs a value}"); shift 2 ;;
+    --variants) IFS=, read -r -a EFF_VARIANTS <<< "${2:?--variants needs A,B}"; shift 2
+                [ "${#EFF_VARIANTS[@]}" -ge 2 ] || die "--variants needs at least two variants, comma-separated" 2 ;;
     --set) SET_OVERRIDES+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --wait) WAIT=${2:?--wait needs seconds}; shift 2 ;;

@@ -9,6 +9,7 @@
 #
 # Usage: scripts/netns-test.sh [--transport netns|ssh] [--broker-jmx on|tls] [--variant V] [--workload FILE [--payload-dir DIR]]
 #                              [--timeout S] [--out DIR] [--keep]
+#        scripts/netns-test.sh --efficiency [--transport netns|ssh] [--broker-jmx on|tls] [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --up | --down
 #   --transport T netns (default): commands reach the hosts through `ip netns exec`;
 #                 ssh: through sshd in every namespace host (needs openssh-server installed; its service need not
@@ -21,6 +22,13 @@
 #                 in results.json), omb-result.json was written and, with consumers, every acknowledged message was
 #                 received by every subscription
 #   --payload-dir DIR  passed on with --workload: where its payloadFile is looked for after the workload's folder
+#   --efficiency  instead: run-distributed.sh --efficiency --variants 4.9.0-tuned,4.9.0-patched, both deployed at once
+#                 on the namespace hosts (SYNC_MASTER + SLAVE each, the second on ports + 1000), one fixed rate
+#                 (300 msg/s), 2 s windows, 2 measured pairs (about 90 s on 2 busy cores); then checked: the run succeeded,
+#                 every slave caught up, the CPU came from the remote brokers' JMX (cpuSource jmx, each variant its own
+#                 JMX ports, every measured window of each variant with master and slave CPU per message > 0), the
+#                 patched variant's pair ratio has its interval, and every measured window held the rate without a
+#                 failed send. The access checks below are the default run's and are skipped
 #   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
 #   --keep        keep the namespace hosts' folders (dists, stores, logs) under /tmp for inspection
@@ -51,7 +59,9 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on WORKLOAD="" PAYLOAD_DIR=""
+VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on WORKLOAD="" PAYLOAD_DIR="" EFFICIENCY=0
+# --efficiency: the variants, and the fixed total rate of its windows (msg/s; far below what 2 cores saturate at here).
+EFF_PAIR=4.9.0-tuned,4.9.0-patched EFF_RATE=300
 while [ $# -gt 0 ]; do
   case "$1" in
     --up) MODE=up; shift ;;
@@ -61,6 +71,7 @@ while [ $# -gt 0 ]; do
     --broker-jmx) JMX_MODE=${2:?--broker-jmx needs on or tls}; shift 2 ;;
     --workload) WORKLOAD=${2:?--workload needs a file}; shift 2 ;;
     --payload-dir) PAYLOAD_DIR=${2:?--payload-dir needs a folder}; shift 2 ;;
+    --efficiency) EFFICIENCY=1; shift ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
@@ -74,6 +85,8 @@ case "$JMX_MODE" in on|tls) ;; *) die "--broker-jmx must be on or tls, not '$JMX
 [ -n "$WORKLOAD" ] || [ -z "$PAYLOAD_DIR" ] || die "--payload-dir goes with --workload" 2
 [ -z "$WORKLOAD" ] || [ -f "$WORKLOAD" ] || die "no workload file $WORKLOAD" 2
 [ -z "$PAYLOAD_DIR" ] || [ -d "$PAYLOAD_DIR" ] || die "--payload-dir $PAYLOAD_DIR is not a folder" 2
+[ "$EFFICIENCY" = 0 ] || { [ -z "$WORKLOAD" ] && [ -z "$VARIANT" ]; } || die "--efficiency runs its own pair of variants ($EFF_PAIR) without a workload file: no --workload or --variant" 2
+[ "$EFFICIENCY" = 0 ] || [ "$MODE" = test ] || die "--efficiency goes without --up and --down" 2
 
 skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
 
@@ -95,6 +108,7 @@ if [ "$MODE" = test ]; then
   NETNS_ROOT="/tmp/rmqpatch-netns-$$"
   SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT" "secrets_dir=$NETNS_ROOT/secrets" "broker_jmx=$JMX_MODE")
   [ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
+  [ "$EFFICIENCY" = 0 ] || IFS=, read -r -a EFF_VARIANTS <<< "$EFF_PAIR"
   cluster_load "$EXAMPLE"
 else
   cluster_load "$EXAMPLE"
@@ -216,10 +230,15 @@ if [ "$TRANSPORT" = ssh ]; then
   RUN_PREFIX=(ip netns exec "$HUB")
 fi
 
-# Build what is missing, as scripts/compare.sh does.
-DIST="$ROOT/broker-patches/target/$DIST_NAME"
-if [ ! -x "$DIST/bin/mqbroker" ]; then
-  log "building the distributions (missing: $DIST)"
+# Build what is missing, as scripts/compare.sh does (every variant's distribution with --efficiency).
+MISSING=""
+for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+  use_slot "$s"
+  [ -x "$ROOT/broker-patches/target/$DIST_NAME/bin/mqbroker" ] || MISSING+=" $ROOT/broker-patches/target/$DIST_NAME"
+done
+use_slot 0
+if [ -n "$MISSING" ]; then
+  log "building the distributions (missing:$MISSING)"
   (cd "$ROOT" && scripts/build.sh --skip-tests) >/dev/null || die "building the distributions failed: scripts/build.sh --skip-tests" 2
 fi
 if [ ! -f "$ROOT/distributed-bench/target/distributed-bench.jar" ]; then
@@ -235,11 +254,18 @@ if [ -n "$WORKLOAD" ]; then
   RUN_ARGS+=(--workload "$(realpath -- "$WORKLOAD")" --warmup "${CFG[warmup]}" --duration "${CFG[duration]}")
   [ -z "$PAYLOAD_DIR" ] || RUN_ARGS+=(--payload-dir "$(realpath -- "$PAYLOAD_DIR")")
 fi
+KEEP_RUNNING=(--keep-running)
+if [ "$EFFICIENCY" = 1 ]; then
+  # Short: one fixed rate, 2 s windows, 2 measured pairs; the warm-up is the example's (2 s: one window per variant).
+  RUN_ARGS+=(--efficiency --variants "$EFF_PAIR" --window 2 --pairs 2 --set "rate=$EFF_RATE")
+  # The access checks are the default run's; run-distributed.sh stops everything itself.
+  KEEP_RUNNING=()
+fi
 log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} ${RUN_ARGS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
 RUN_RC=0
 # --keep-running: the access checks below need the brokers and agents up; the namespaces' cleanup stops them.
 timeout --signal=INT --kill-after=45 "$TIMEOUT" ${RUN_PREFIX[@]+"${RUN_PREFIX[@]}"} "$ROOT/scripts/run-distributed.sh" -c "$EXAMPLE" "${SETS[@]}" \
-  ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} --keep-running --out "$OUT" || RUN_RC=$?
+  ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} ${KEEP_RUNNING[@]+"${KEEP_RUNNING[@]}"} --out "$OUT" || RUN_RC=$?
 
 # ---- checks ----
 FAILS=()
@@ -267,6 +293,52 @@ else
 fi
 
 RJ="$OUT/results.json"
+if [ "$EFFICIENCY" = 1 ]; then
+  efficiency_checks() {
+    [ -f "$RJ" ] || { fail "no results.json from compare --efficiency in $OUT"; return; }
+    j() { json_eval "$RJ" "$1" "$2"; }
+    local status v n main field
+    status=$(j '.status' 'd["status"]')
+    [ "$status" = ok ] && pass "compare --efficiency status ok" || fail "compare --efficiency status '$status': $(j '.error' 'd.get("error")')"
+    [ "$(j '.cpuSource' 'd.get("cpuSource")')" = jmx ] && pass "broker CPU from the remote brokers' JMX (cpuSource jmx)" \
+      || fail "cpuSource is '$(j '.cpuSource' 'd.get("cpuSource")')', expected jmx"
+    n=$(j '[.remoteBrokers[]?.masterJmx[0]] | unique | length' 'len(set(r["masterJmx"][0] for r in d.get("remoteBrokers") or []))')
+    [ "$n" = 2 ] && pass "each variant read over its own JMX ports: $(j '[.remoteBrokers[] | "\(.variant) \(.masterJmx | join(",")) + slave \(.slaveJmx // [] | join(","))"] | join("; ")' '"; ".join("%s %s + slave %s" % (r["variant"], ",".join(r["masterJmx"]), ",".join(r.get("slaveJmx") or [])) for r in d["remoteBrokers"])')" \
+      || fail "expected 2 variants with distinct master JMX ports in remoteBrokers, got $n"
+    [[ "$(j '.pinning.notAppliedBecause' 'd["pinning"].get("notAppliedBecause")')" == "remote brokers:"* ]] && pass "no pinning, and results.json says why" \
+      || fail "pinning.notAppliedBecause does not say the brokers are remote"
+    main=$(j '.mainFigure' 'd.get("mainFigure")')
+    field=brokerCpuUsPerMsg; [ "$main" = PAIR ] && field=pairCpuUsPerMsg
+    for v in ${EFF_PAIR//,/ }; do
+      n=$(j "[.windows[] | select(.phase == \"measure\" and .variant == \"$v\" and (.brokerCpuUsPerMsg // 0) > 0 and ((.slaveCpuUsPerMsg // 0) > 0 or \"$main\" != \"PAIR\"))] | length" \
+        "len([w for w in d['windows'] if w['phase'] == 'measure' and w['variant'] == '$v' and (w.get('brokerCpuUsPerMsg') or 0) > 0 and ((w.get('slaveCpuUsPerMsg') or 0) > 0 or '$main' != 'PAIR')])")
+      [ "$n" = 2 ] && pass "$v: both measured windows have master$([ "$main" = PAIR ] && echo " and slave") CPU per message > 0 (median $(printf %.1f "$(j ".variants[] | select(.name == \"$v\") | .$field.median" "[x for x in d['variants'] if x['name'] == '$v'][0]['$field']['median']")") us/msg, $main)" \
+        || fail "$v: $n of 2 measured windows with CPU per message > 0 over JMX"
+    done
+    v=${EFF_PAIR#*,}
+    n=$(j ".variants[] | select(.name == \"$v\") | .$field | \"\(.ratio) \(.ratioCi95 // [] | map(tostring) | join(\" \")) \(.pairs)\"" \
+      "(lambda f: '%s %s %s' % (f.get('ratio'), ' '.join(str(x) for x in (f.get('ratioCi95') or [])), f.get('pairs')))([x for x in d['variants'] if x['name'] == '$v'][0]['$field'])")
+    read -r ratio lo hi pairs <<< "$n"
+    if [[ "$ratio" =~ ^[0-9.]+$ ]] && [[ "${lo:-}" =~ ^[0-9.]+$ ]] && [[ "${hi:-}" =~ ^[0-9.]+$ ]] && [ "${pairs:-}" = 2 ]; then
+      pass "$v / ${EFF_PAIR%%,*}: ratio $(printf %.3f "$ratio") [$(printf %.3f "$lo"), $(printf %.3f "$hi")] over 2 pairs (a 2-pair interval is wide; the run checks the machinery, not the figure)"
+    else
+      fail "$v: no ratio with a 95% interval over 2 pairs in results.json ($n)"
+    fi
+    n=$(j '[.windows[] | select(.phase == "measure" and (.heldRate != true or .failed != 0 or .inInterval != true))] | length' \
+      'len([w for w in d["windows"] if w["phase"] == "measure" and (w.get("heldRate") is not True or w["failed"] != 0 or not w["inInterval"])])')
+    [ "$n" = 0 ] && pass "every measured window held $EFF_RATE msg/s without a failed send: $(j '[.windows[] | select(.phase == "measure") | .storedMsgPerS | floor | tostring] | join(", ")' '", ".join(str(int(w["storedMsgPerS"])) for w in d["windows"] if w["phase"] == "measure")') msg/s" \
+      || fail "$n measured window(s) missed the rate, lost sends or were left out of the interval (results.json windows[].note)"
+    for f in table.txt chart.png summary.txt; do [ -s "$OUT/$f" ] && pass "$f written" || fail "no $f in $OUT"; done
+  }
+  efficiency_checks
+  ELAPSED=$(( $(now_s) - T0 ))
+  if [ "${#FAILS[@]}" -gt 0 ]; then
+    log "FAILED (${#FAILS[@]} check(s)) after $ELAPSED s; results and logs: $OUT"
+    exit 1
+  fi
+  log "PASSED after $ELAPSED s; results and logs: $OUT"
+  exit 0
+fi
 if [ -f "$RJ" ]; then
   j() { json_eval "$RJ" "$1" "$2"; }
   status=$(j '.result.status' 'd["result"]["status"]')

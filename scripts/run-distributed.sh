@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One benchmark run on the hosts of a cluster file: deploy, start name servers, brokers and agents, run the
 # coordinator against all agents, check replication, stop, and collect logs and results into one folder.
+# With --efficiency, several variants deployed at once and compare --efficiency's paired windows across them.
 # Uses the same deploy/lib code as scripts/deploy.sh.
 set -euo pipefail
 
@@ -22,13 +23,15 @@ PROG=run-distributed.sh
 usage() {
   cat <<EOF
 Usage: scripts/run-distributed.sh -c CLUSTER_FILE [options]
+       scripts/run-distributed.sh -c CLUSTER_FILE --efficiency [--variants A,B] [efficiency options] [options]
 
 Steps (each prints its progress; a failing host is named):
   1. check the hosts (ssh, java, tar, disk)             skipped with --no-check
   2. push the variant's distribution, the harness and the confs where they differ (safe to repeat)
   3. stop whatever still runs from an earlier run, delete the brokers' stores and logs (--keep-store keeps them)
   4. start name servers, masters, slaves; wait until every broker registered; start the agents
-  5. run the coordinator (bench run) against all agents: warm-up, measured window, merged histograms
+  5. run the coordinator (bench run) against all agents: warm-up, measured window, merged histograms;
+     with --efficiency: compare --efficiency against every variant's cluster (below)
   6. check that every slave's CommitLog offset caught up with its master's
   7. stop everything (--keep-running leaves it up), collect confs, output, logs and results
 Ctrl-C stops the run, the processes and still collects what is there.
@@ -65,15 +68,35 @@ Options:
   --replication-wait S seconds to wait in step 6 (default 30)
   -h, --help           this text
 
-Results folder: results.json (the coordinator's: merged tps, latency, per-agent figures, broker CPU and GC per
+Efficiency (broker CPU per message, variant against variant, on these hosts; docs/harness/remote-efficiency.md):
+  --efficiency         deploy every variant of --variants at once on the same hosts (the second one's name servers
+                       and brokers as instances *-v2 on their ports + variant_port_offset, default 1000; every
+                       variant its own stores), start the agents once, and run compare --efficiency as the
+                       coordinator: warm-up, rate probe (or the file's rate when not 0), then paired fixed-rate
+                       windows that move the same agents' load from one variant's brokers to the other's, with a
+                       95% interval of each variant's ratio to the baseline. Broker CPU comes from each broker
+                       JVM's ProcessCpuTime over JMX (broker_jmx on or tls); no pinning, no per-thread figures.
+                       Masters with slaves count the pair (--topology ms-sync). Topics get 18 queues
+  --variants A,B       the variants (default 4.9.0-tuned,4.9.0-patched; A/A: 4.9.0-tuned,4.9.0-tuned#2)
+  --baseline V         the variant the ratios refer to (default 4.9.0-tuned if given, else the first)
+  --window S           seconds per window (compare's default 5)
+  --pairs N            measured pairs per cell (compare's default 10)
+  --rates PCT,PCT...   the rate curve in % of the slowest saturation (compare's default 25,50,75; not with a rate)
+  The file's warmup is the warm-up per variant; duration does not apply. --workload does not go with --efficiency.
+
+Results folder (--efficiency: results.json, table.txt and chart.png of compare --efficiency, summary.txt, the
+rest as below): results.json (the coordinator's: merged tps, latency, per-agent figures, broker CPU and GC per
 message read over JMX when broker_jmx is on), summary.txt, omb-result.json (OMB's result format),
 coordinator/ (its output and client logs; with --workload, workload/: the file and payload as run), replication.txt, status.txt, cluster.conf (as used, with overrides),
 hosts/<host>/<instance>/ (broker.conf, instance.env, out, home/logs/rocketmqlogs/*.log, agent logs).
 
-Exit status: 0 ok; 1 the run or a host failed; 2 usage or cluster-file error; 3 the run finished but a slave did
+Exit status: 0 ok; 1 the run or a host failed (--efficiency: also when compare --efficiency failed); 2 usage or cluster-file error; 3 the run finished but a slave did
 not catch up with its master; 130 interrupted.
 
-Example (stock-tuned against patched, interleaved, 3 rounds each):
+Example (broker CPU per message, tuned against patched, both deployed at once, paired windows):
+  scripts/run-distributed.sh -c my-cluster.conf --efficiency --variants 4.9.0-tuned,4.9.0-patched --pairs 10
+
+Example (saturation, stock-tuned against patched, interleaved, 3 rounds each):
   for round in 1 2 3; do for v in 4.9.0-tuned 4.9.0-patched; do
     scripts/run-distributed.sh -c my-cluster.conf --variant \$v --out results/ab/\$round-\$v || break 2
   done; done
@@ -81,11 +104,18 @@ EOF
 }
 
 CLUSTER="" OUT="" CHECK=1 PUSH=1 KEEP_STORE=0 KEEP_RUNNING=0 REPL_WAIT=30 WORKLOAD="" PAYLOAD_DIR=""
+EFFICIENCY=0 EFF_LIST="" EFF_WINDOW="" EFF_PAIRS="" EFF_RATES="" EFF_BASELINE="" VARIANT_GIVEN=0
 ARGS_SEEN=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     -c|--cluster) CLUSTER=${2:?$1 needs a file}; shift 2 ;;
-    --variant) SET_OVERRIDES+=("variant=${2:?--variant needs a value}"); shift 2 ;;
+    --variant) SET_OVERRIDES+=("variant=${2:?--variant needs a value}"); VARIANT_GIVEN=1; shift 2 ;;
+    --efficiency) EFFICIENCY=1; shift ;;
+    --variants) EFF_LIST=${2:?--variants needs A,B}; shift 2 ;;
+    --baseline) EFF_BASELINE=${2:?--baseline needs a variant}; shift 2 ;;
+    --window) EFF_WINDOW=${2:?--window needs seconds}; shift 2 ;;
+    --pairs) EFF_PAIRS=${2:?--pairs needs a number}; shift 2 ;;
+    --rates) EFF_RATES=${2:?--rates needs PCT,PCT...}; shift 2 ;;
     --set) SET_OVERRIDES+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
     --threads) SET_OVERRIDES+=("threads=${2:?--threads needs a number}"); shift 2 ;;
     --client) SET_OVERRIDES+=("client=${2:?--client needs rocketmq or wire}"); shift 2 ;;
@@ -108,14 +138,34 @@ done
 _is_uint "$REPL_WAIT" || die "--replication-wait needs whole seconds" 2
 
 [ -n "$WORKLOAD" ] || [ -z "$PAYLOAD_DIR" ] || die "--payload-dir goes with --workload" 2
+if [ "$EFFICIENCY" = 1 ]; then
+  [ "$VARIANT_GIVEN" = 0 ] || die "--efficiency compares --variants A,B; --variant (one) does not go with it" 2
+  [ -z "$WORKLOAD" ] || die "--workload does not go with --efficiency (its paired windows set the rate; give threads, message_size, rate in the cluster file)" 2
+  IFS=, read -r -a EFF_VARIANTS <<< "${EFF_LIST:-4.9.0-tuned,4.9.0-patched}"
+  [ "${#EFF_VARIANTS[@]}" -ge 2 ] || die "--variants needs at least two variants, comma-separated (e.g. 4.9.0-tuned,4.9.0-patched)" 2
+  [ -z "$EFF_WINDOW" ] || { _is_uint "$EFF_WINDOW" && [ "$EFF_WINDOW" -ge 1 ]; } || die "--window needs whole seconds (1 or more)" 2
+  [ -z "$EFF_PAIRS" ] || { _is_uint "$EFF_PAIRS" && [ "$EFF_PAIRS" -ge 1 ]; } || die "--pairs needs a whole number (1 or more)" 2
+  [ -z "$EFF_RATES" ] || [[ "$EFF_RATES" =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]] || die "--rates needs percentages, comma-separated (e.g. 25,50,75)" 2
+  [ -z "$EFF_BASELINE" ] || [[ ",${EFF_LIST:-4.9.0-tuned,4.9.0-patched}," == *",$EFF_BASELINE,"* ]] || die "--baseline $EFF_BASELINE is not one of --variants" 2
+else
+  for f in "variants:$EFF_LIST" "baseline:$EFF_BASELINE" "window:$EFF_WINDOW" "pairs:$EFF_PAIRS" "rates:$EFF_RATES"; do
+    [ -z "${f#*:}" ] || die "--${f%%:*} goes with --efficiency" 2
+  done
+fi
 
 cluster_load "$CLUSTER"
+if [ "$EFFICIENCY" = 1 ]; then
+  [ "${CFG[broker_jmx]}" != off ] || die "--efficiency reads each broker's CPU over JMX: broker_jmx must be on or tls, not off" 2
+  [ -z "$EFF_RATES" ] || [ "${CFG[rate]}" = 0 ] || die "--rates draws a curve from the rate probe; the cluster file's rate (${CFG[rate]}) is one fixed rate: give one of them" 2
+  [ "${CFG[queues]}" = 18 ] || warn "--efficiency creates its topics with 18 queues (compare's workload), not the file's queues (${CFG[queues]})"
+fi
 transport_init
 check_local_artifacts
 # Before anything is deployed: the workload file reads and its payload file is found (else: which paths were tried).
 workload_check
 
-RUN_ID=$(date +%Y%m%d-%H%M%S)-${CFG[variant]}
+RUN_ID=$(date +%Y%m%d-%H%M%S)-$([ "$EFFICIENCY" = 1 ] && echo efficiency || echo "${CFG[variant]}")
+RUN_ID=${RUN_ID//#/-}
 OUT=${OUT:-$ROOT/results/$RUN_ID}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -168,7 +218,7 @@ if [ "$CHECK" = 1 ]; then
   check_hosts
 fi
 if [ "$PUSH" = 1 ]; then
-  log "step 2/7: deploying variant ${CFG[variant]}"
+  log "step 2/7: deploying variant(s) ${VARIANTS[*]}"
   push_all
 fi
 
@@ -181,7 +231,9 @@ log "step 4/7: starting name servers, brokers (masters, then slaves) and agents"
 start_all all
 log "cluster up after $(( $(now_s) - T0 )) s"
 
-if [ -n "$WORKLOAD" ]; then
+if [ "$EFFICIENCY" = 1 ]; then
+  log "step 5/7: coordinator: compare --efficiency of ${VARIANTS[*]}, ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, warm-up ${CFG[warmup]} s per variant, then paired windows"
+elif [ -n "$WORKLOAD" ]; then
   log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, workload $WORKLOAD: $WORKLOAD_DESC"
 else
   log "step 5/7: coordinator: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
@@ -190,6 +242,7 @@ RUN_RC=0
 run_coordinator "$OUT/coordinator" "$RUN_ID" || RUN_RC=$?
 [ -f "$OUT/coordinator/results.json" ] && cp "$OUT/coordinator/results.json" "$OUT/results.json"
 [ -f "$OUT/coordinator/omb-result.json" ] && cp "$OUT/coordinator/omb-result.json" "$OUT/omb-result.json"
+for f in table.txt chart.png; do [ ! -f "$OUT/coordinator/$f" ] || cp "$OUT/coordinator/$f" "$OUT/$f"; done
 
 REPL_RC=0
 if printf '%s\n' "${I_BROLE[@]}" | grep -qx SLAVE; then
@@ -204,6 +257,23 @@ fi
 log "step 7/7: stop and collect"
 finish
 
+if [ "$EFFICIENCY" = 1 ]; then
+{
+  echo "run:         $RUN_ID (efficiency)"
+  echo "variants:    ${VARIANTS[*]} (all deployed at once)"
+  echo "cluster:     $CLUSTER (transport ${CFG[transport]}, ${#HOSTS[@]} hosts, name servers: $(for ((s = 0; s < ${#VARIANTS[@]}; s++)); do printf '%s %s; ' "${VARIANTS[$s]}" "${NAMESRV_ADDRS[$s]}"; done))"
+  echo "load:        ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, warm-up ${CFG[warmup]} s per variant"
+  if [ -f "$OUT/results.json" ]; then
+    echo "status:      $(json_eval "$OUT/results.json" '.status' 'd["status"]')$(json_eval "$OUT/results.json" '.error // "" | if . == "" then "" else ": " + . end' '(": " + d["error"]) if d.get("error") else ""')"
+    echo "broker CPU:  from $(json_eval "$OUT/results.json" '.cpuSource' 'd.get("cpuSource")') (each broker JVM's ProcessCpuTime over JMX, ${CFG[broker_jmx]}); no pinning, no per-thread figures"
+  else
+    echo "status:      no results.json (the coordinator exited with $RUN_RC)"
+  fi
+  [ -f "$OUT/replication.txt" ] && { echo "replication (brokerName id masterOffset slaveOffset behind):"; sed 's/^/  /' "$OUT/replication.txt"; }
+  echo "elapsed:     $(( $(now_s) - T0 )) s"
+  if [ -f "$OUT/table.txt" ]; then echo; cat "$OUT/table.txt"; fi
+} > "$OUT/summary.txt"
+else
 {
   echo "run:         $RUN_ID"
   echo "variant:     ${CFG[variant]} ($DIST_NAME, conf/$BASE_CONF)"
@@ -235,6 +305,7 @@ finish
   [ -f "$OUT/replication.txt" ] && { echo "replication (brokerName id masterOffset slaveOffset behind):"; sed 's/^/  /' "$OUT/replication.txt"; }
   echo "elapsed:     $(( $(now_s) - T0 )) s"
 } > "$OUT/summary.txt"
+fi
 cat "$OUT/summary.txt"
 log "results: $OUT"
 

@@ -12,27 +12,31 @@ mqadmin() {
   remote_exec "$h" "$(shquote "$(host_root "$h")/bin/mqadmin") $(shjoin "$@")"
 }
 
-# wait_registered: until every broker shows up at the first name server with its brokerName, brokerId and address.
+# wait_registered: until every broker shows up at the first name server of its variant (--variants: each has its own)
+# with its brokerName, brokerId and address.
 wait_registered() {
-  local id deadline missing out
+  local id deadline missing out s ns
   deadline=$(( $(now_s) + ${CFG[start_timeout]} ))
-  while :; do
-    out=$(mqadmin clusterList -n "$(first_namesrv)" 2>&1) || true
-    missing=()
-    for id in "${INSTANCES[@]}"; do
-      [ "${I_KIND[$id]}" = broker ] || continue
-      printf '%s\n' "$out" | awk -v n="${I_BNAME[$id]}" -v b="${I_BID[$id]}" -v a="${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}" \
-        '$2 == n && $3 == b && $4 == a { found = 1 } END { exit !found }' || missing+=("$id")
+  for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+    ns=${NAMESRV_ADDRS[$s]%%;*}
+    while :; do
+      out=$(mqadmin clusterList -n "$ns" 2>&1) || true
+      missing=()
+      for id in "${INSTANCES[@]}"; do
+        [ "${I_KIND[$id]}" = broker ] && [ "${I_SLOT[$id]}" = "$s" ] || continue
+        printf '%s\n' "$out" | awk -v n="${I_BNAME[$id]}" -v b="${I_BID[$id]}" -v a="${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}" \
+          '$2 == n && $3 == b && $4 == a { found = 1 } END { exit !found }' || missing+=("$id")
+      done
+      if [ "${#missing[@]}" = 0 ]; then
+        log "all $(for id in "${INSTANCES[@]}"; do [ "${I_KIND[$id]}" = broker ] && [ "${I_SLOT[$id]}" = "$s" ] && echo "$id"; done | wc -l) broker(s)$([ "${#VARIANTS[@]}" = 1 ] || echo " of ${VARIANTS[$s]}") registered at $ns"
+        break
+      fi
+      if [ "$(now_s)" -ge "$deadline" ]; then
+        printf '%s\n' "$out" | tail -n 20 >&2
+        die "not registered at name server $ns after ${CFG[start_timeout]} s: ${missing[*]} (their output: <host_root>/instances/<name>/out; clusterList above)"
+      fi
+      sleep 2
     done
-    if [ "${#missing[@]}" = 0 ]; then
-      log "all $(printf '%s\n' "${INSTANCES[@]}" | grep -c /broker-) broker(s) registered at $(first_namesrv)"
-      return 0
-    fi
-    if [ "$(now_s)" -ge "$deadline" ]; then
-      printf '%s\n' "$out" | tail -n 20 >&2
-      die "not registered at name server $(first_namesrv) after ${CFG[start_timeout]} s: ${missing[*]} (their output: <host_root>/instances/<name>/out; clusterList above)"
-    fi
-    sleep 2
   done
 }
 
@@ -46,7 +50,7 @@ broker_offset() {
 # slaves reached their masters or WAIT_S passed. Writes "brokerName brokerId masterOffset slaveOffset behind"
 # lines to FILE. Returns 0 when every slave caught up, 1 otherwise. Meant for after the load stopped.
 replication_check() {
-  local wait_s=$1 file=$2 id deadline all mo so m
+  local wait_s=$1 file=$2 id deadline all mo so m bn
   deadline=$(( $(now_s) + wait_s ))
   while :; do
     all=1
@@ -54,15 +58,18 @@ replication_check() {
     for id in "${INSTANCES[@]}"; do
       [ "${I_BROLE[$id]:-}" = SLAVE ] || continue
       m=${I_MASTER[$id]}
+      # With several variants deployed (--variants), brokerName@variant.
+      bn=${I_BNAME[$id]}
+      [ "${#VARIANTS[@]}" = 1 ] || bn+="@${VARIANTS[${I_SLOT[$id]}]}"
       mo=$(broker_offset "${HADDR[${I_HOST[$m]}]}:${I_PORT[$m]}")
       so=$(broker_offset "${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}")
       if [ -z "$mo" ] || [ -z "$so" ]; then
         all=0
-        echo "${I_BNAME[$id]} ${I_BID[$id]} ${mo:-?} ${so:-?} ?" >> "$file.tmp"
+        echo "$bn ${I_BID[$id]} ${mo:-?} ${so:-?} ?" >> "$file.tmp"
         continue
       fi
       [ "$so" -ge "$mo" ] || all=0
-      echo "${I_BNAME[$id]} ${I_BID[$id]} $mo $so $((mo - so))" >> "$file.tmp"
+      echo "$bn ${I_BID[$id]} $mo $so $((mo - so))" >> "$file.tmp"
     done
     mv -f "$file.tmp" "$file"
     [ "$all" = 1 ] && return 0

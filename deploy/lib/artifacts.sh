@@ -16,15 +16,20 @@ check_local_artifacts() {
   d=$(bench_local)
   [ -f "$d/distributed-bench.jar" ] && [ -d "$d/lib" ] \
     || die "no harness at $d/distributed-bench.jar; build it: mvn -B -pl distributed-bench -am package -DskipTests"
-  variant_settings
-  d=$(dist_local)
-  if [ -n "${HOST_DIST[*]:-}" ]; then
-    if [ ! -x "$d/bin/mqbroker" ] || [ ! -f "$d/conf/$BASE_CONF" ]; then
-      local hint="scripts/build.sh --skip-tests"
-      [ "$VARIANT_VERSION" != 4.9.0 ] && hint="scripts/build.sh --rocketmq-version $VARIANT_VERSION --stock-only"
-      die "no distribution for variant ${CFG[variant]} at $d (with conf/$BASE_CONF); build it: $hint"
+  local s
+  # Every variant deployed (--variants: several), the first last, so that it is the current one afterwards.
+  for ((s = ${#VARIANTS[@]} - 1; s >= 0; s--)); do
+    use_slot "$s"
+    variant_settings
+    d=$(dist_local)
+    if [ -n "${HOST_DIST[*]:-}" ]; then
+      if [ ! -x "$d/bin/mqbroker" ] || [ ! -f "$d/conf/$BASE_CONF" ]; then
+        local hint="scripts/build.sh --skip-tests"
+        [ "$VARIANT_VERSION" != 4.9.0 ] && hint="scripts/build.sh --rocketmq-version $VARIANT_VERSION --stock-only"
+        die "no distribution for variant ${CFG[variant]} at $d (with conf/$BASE_CONF); build it: $hint"
+      fi
     fi
-  fi
+  done
 }
 
 java_bin_for() {

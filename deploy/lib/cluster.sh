@@ -39,6 +39,7 @@ declare -A CFG_DEFAULTS=(
   [namesrv_port]=9876
   [base_port]=10911          # first broker listenPort on a host (it also uses port-2 and port+1)
   [port_step]=100            # listenPort distance between brokers on one host
+  [variant_port_offset]=1000 # --variants A,B: the second variant's name servers and brokers use their ports + this
   [agent_port]=7070
   [queues]=18                # queues per topic (defaultTopicQueueNums and the benchmark topic)
   [broker_heap]=4g
@@ -83,6 +84,17 @@ INSTANCES=()
 declare -A I_HOST=() I_DIR=() I_KIND=() I_PORT=() I_BNAME=() I_BID=() I_BROLE=() I_MASTER=()
 NAMESRV_ADDR=""
 AGENT_ADDRS=()
+# The variants deployed at once (scripts/run-distributed.sh --efficiency --variants A,B; deploy.sh --variants): set
+# EFF_VARIANTS before cluster_load; empty = the one variant of the file (or --variant). VARIANTS: what was planned;
+# slot S is VARIANTS[S], its name servers NAMESRV_ADDRS[S]; every name server and broker has I_SLOT; use_slot S makes
+# slot S the current variant (CFG[variant], DIST_NAME, NAMESRV_ADDR ...). ALL_NAMESRV_ADDR: every slot's (the agents').
+EFF_VARIANTS=()
+VARIANTS=()
+NAMESRV_ADDRS=()
+ALL_NAMESRV_ADDR=""
+declare -A I_SLOT=()
+# Each variant's broker conf under its distribution's conf/, once the harness named it (variant_settings, confs.sh).
+declare -A _BASE_CONFS=()
 COORDINATOR=local
 CLUSTER_FILE=""
 # KEY=VALUE settings from the command line (--set), applied over the file.
@@ -194,6 +206,15 @@ cluster_load() {
     [[ "$kv" == *=* ]] || die "--set needs KEY=VALUE, not '$kv'" 2
     _set_key "${kv%%=*}" "${kv#*=}" "--set $kv"
   done
+  VARIANTS=("${CFG[variant]}")
+  if [ "${#EFF_VARIANTS[@]}" -gt 0 ]; then
+    VARIANTS=("${EFF_VARIANTS[@]}")
+    CFG[variant]=${VARIANTS[0]}
+    local v
+    for v in "${VARIANTS[@]}"; do variant_parse "$v"; done
+    [ "$(printf '%s\n' "${VARIANTS[@]}" | sort -u | wc -l)" = "${#VARIANTS[@]}" ] \
+      || die "--variants ${VARIANTS[*]}: a variant given twice (for an A/A comparison name the copy NAME#2)" 2
+  fi
 
   _validate_settings
   [ "${#namesrvs[@]}" -ge 1 ] || die "$CLUSTER_FILE: no 'namesrv HOST' line" 2
@@ -212,19 +233,12 @@ cluster_load() {
     die "$CLUSTER_FILE: transport netns needs 'coordinator HOST' (this machine cannot reach the namespaces' addresses)" 2
   fi
 
-  # Instances: name servers, masters, slaves, agents.
+  # Instances: name servers, masters, slaves (once per variant: with --variants A,B the second variant's get the
+  # suffix -v2 and their ports + variant_port_offset), then agents (shared by all variants).
   local -a parts
-  local addrs=() id
-  for h in "${namesrvs[@]}"; do
-    id="$h/namesrv"
-    [ -z "${I_HOST[$id]:-}" ] || die "$CLUSTER_FILE: two namesrv lines for $h" 2
-    _add_instance "$id" "$h" namesrv namesrv "${CFG[namesrv_port]}"
-    addrs+=("${HADDR[$h]}:${CFG[namesrv_port]}")
-  done
-  NAMESRV_ADDR=$(IFS=';'; echo "${addrs[*]}")
-
   local -A slave_count=() master_brokers=() master_base=()
-  local entry line_no count base i p
+  local entry line_no count base i p id s sfx off
+  local -A next_bid=()
   for entry in "${slaves[@]+"${slaves[@]}"}"; do
     read -r -a parts <<< "$entry"
     _role_opts "${parts[0]}" "of base_port" "${parts[@]:2}"
@@ -232,39 +246,54 @@ cluster_load() {
     [ -n "${master_line[${OPTS[of]}]:-}" ] || _cf_err "${parts[0]}" "of=${OPTS[of]}: no 'master ${OPTS[of]}' line"
     slave_count[${OPTS[of]}]=$(( ${slave_count[${OPTS[of]}]:-0} + 1 ))
   done
-  for entry in "${masters[@]}"; do
-    read -r -a parts <<< "$entry"
-    line_no=${parts[0]}; h=${parts[1]}
-    _role_opts "$line_no" "brokers base_port" "${parts[@]:2}"
-    count=${OPTS[brokers]:-1}; base=${OPTS[base_port]:-${CFG[base_port]}}
-    _is_uint "$count" && [ "$count" -ge 1 ] || _cf_err "$line_no" "brokers=$count is not a positive number"
-    _is_uint "$base" || _cf_err "$line_no" "base_port=$base is not a port"
-    master_brokers[$h]=$count; master_base[$h]=$base
-    local role=ASYNC_MASTER
-    [ "${CFG[replication]}" = sync ] && [ -n "${slave_count[$h]:-}" ] && role=SYNC_MASTER
-    for ((i = 0; i < count; i++)); do
-      p=$((base + i * ${CFG[port_step]}))
-      id="$h/broker-$h-$i-master"
-      _add_instance "$id" "$h" broker "broker-$h-$i-master" "$p"
-      I_BNAME[$id]="broker-$h-$i"; I_BID[$id]=0; I_BROLE[$id]=$role
+  for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+    sfx=""; [ "$s" = 0 ] || sfx="-v$((s + 1))"
+    off=$(( s * ${CFG[variant_port_offset]} ))
+    local addrs=()
+    for h in "${namesrvs[@]}"; do
+      id="$h/namesrv$sfx"
+      [ -z "${I_HOST[$id]:-}" ] || die "$CLUSTER_FILE: two namesrv lines for $h" 2
+      _add_instance "$id" "$h" namesrv "namesrv$sfx" "$(( ${CFG[namesrv_port]} + off ))"
+      I_SLOT[$id]=$s
+      addrs+=("${HADDR[$h]}:$(( ${CFG[namesrv_port]} + off ))")
+    done
+    NAMESRV_ADDRS[$s]=$(IFS=';'; echo "${addrs[*]}")
+    for entry in "${masters[@]}"; do
+      read -r -a parts <<< "$entry"
+      line_no=${parts[0]}; h=${parts[1]}
+      _role_opts "$line_no" "brokers base_port" "${parts[@]:2}"
+      count=${OPTS[brokers]:-1}; base=${OPTS[base_port]:-${CFG[base_port]}}
+      _is_uint "$count" && [ "$count" -ge 1 ] || _cf_err "$line_no" "brokers=$count is not a positive number"
+      _is_uint "$base" || _cf_err "$line_no" "base_port=$base is not a port"
+      master_brokers[$h]=$count; master_base[$h]=$base
+      local role=ASYNC_MASTER
+      [ "${CFG[replication]}" = sync ] && [ -n "${slave_count[$h]:-}" ] && role=SYNC_MASTER
+      for ((i = 0; i < count; i++)); do
+        p=$((base + i * ${CFG[port_step]} + off))
+        id="$h/broker-$h-$i-master$sfx"
+        _add_instance "$id" "$h" broker "broker-$h-$i-master$sfx" "$p"
+        I_BNAME[$id]="broker-$h-$i"; I_BID[$id]=0; I_BROLE[$id]=$role; I_SLOT[$id]=$s
+      done
+    done
+    next_bid=()
+    for entry in "${slaves[@]+"${slaves[@]}"}"; do
+      read -r -a parts <<< "$entry"
+      line_no=${parts[0]}; h=${parts[1]}
+      _role_opts "$line_no" "of base_port" "${parts[@]:2}"
+      local m=${OPTS[of]}
+      base=${OPTS[base_port]:-${CFG[base_port]}}
+      _is_uint "$base" || _cf_err "$line_no" "base_port=$base is not a port"
+      local bid=$(( ${next_bid[$m]:-0} + 1 )); next_bid[$m]=$bid
+      for ((i = 0; i < ${master_brokers[$m]}; i++)); do
+        p=$((base + i * ${CFG[port_step]} + off))
+        id="$h/broker-$m-$i-slave$bid$sfx"
+        _add_instance "$id" "$h" broker "broker-$m-$i-slave$bid$sfx" "$p"
+        I_BNAME[$id]="broker-$m-$i"; I_BID[$id]=$bid; I_BROLE[$id]=SLAVE; I_MASTER[$id]="$m/broker-$m-$i-master$sfx"; I_SLOT[$id]=$s
+      done
     done
   done
-  local -A next_bid=()
-  for entry in "${slaves[@]+"${slaves[@]}"}"; do
-    read -r -a parts <<< "$entry"
-    line_no=${parts[0]}; h=${parts[1]}
-    _role_opts "$line_no" "of base_port" "${parts[@]:2}"
-    local m=${OPTS[of]}
-    base=${OPTS[base_port]:-${CFG[base_port]}}
-    _is_uint "$base" || _cf_err "$line_no" "base_port=$base is not a port"
-    local bid=$(( ${next_bid[$m]:-0} + 1 )); next_bid[$m]=$bid
-    for ((i = 0; i < ${master_brokers[$m]}; i++)); do
-      p=$((base + i * ${CFG[port_step]}))
-      id="$h/broker-$m-$i-slave$bid"
-      _add_instance "$id" "$h" broker "broker-$m-$i-slave$bid" "$p"
-      I_BNAME[$id]="broker-$m-$i"; I_BID[$id]=$bid; I_BROLE[$id]=SLAVE; I_MASTER[$id]="$m/broker-$m-$i-master"
-    done
-  done
+  NAMESRV_ADDR=${NAMESRV_ADDRS[0]}
+  ALL_NAMESRV_ADDR=$(IFS=';'; echo "${NAMESRV_ADDRS[*]}")
   for entry in "${agents[@]}"; do
     read -r -a parts <<< "$entry"
     line_no=${parts[0]}; h=${parts[1]}
@@ -326,7 +355,7 @@ _validate_settings() {
   case "${CFG[broker_jmx]}" in on|tls|off) ;; *) die "broker_jmx must be on, tls or off, not '${CFG[broker_jmx]}'" 2 ;; esac
   [ -z "${CFG[secrets_dir]}" ] || [[ "${CFG[secrets_dir]}" == /* ]] || die "secrets_dir must be an absolute path" 2
   case "${CFG[bind]}" in cluster|all) ;; *) die "bind must be cluster or all, not '${CFG[bind]}'" 2 ;; esac
-  for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step agent_port queues threads consumers message_size warmup duration \
+  for k in ssh_port ssh_connect_timeout namesrv_port base_port port_step variant_port_offset agent_port queues threads consumers message_size warmup duration \
            send_timeout start_timeout stop_timeout jmx_port_offset; do
     _is_uint "${CFG[$k]}" || die "$k must be a whole number, not '${CFG[$k]}'" 2
   done
@@ -345,13 +374,22 @@ _validate_settings() {
 # variant_parse NAME: sets VARIANT_VERSION, VARIANT_KIND and DIST_NAME (the distribution to deploy). The conf and
 # settings of a tuned variant come from the harness (variant_settings in confs.sh), which also runs scripts/compare.sh.
 variant_parse() {
-  [[ "$1" =~ ^([0-9]+\.[0-9]+\.[0-9]+)(-tuned|-patched)?$ ]] \
-    || die "variant '$1' is not <version>, <version>-tuned or <version>-patched (e.g. 4.9.0-patched)" 2
+  [[ "$1" =~ ^([0-9]+\.[0-9]+\.[0-9]+)(-tuned|-patched)?(#[0-9]+)?$ ]] \
+    || die "variant '$1' is not <version>, <version>-tuned or <version>-patched, optionally with #N for another copy (e.g. 4.9.0-patched, 4.9.0-tuned#2)" 2
   VARIANT_VERSION=${BASH_REMATCH[1]}
   VARIANT_KIND=stock
   [ "${BASH_REMATCH[2]}" = -patched ] && VARIANT_KIND=patched
   DIST_NAME="rocketmq-$VARIANT_VERSION-$VARIANT_KIND"
   return 0
+}
+
+# use_slot S: makes variant slot S the current one (see VARIANTS above): CFG[variant], VARIANT_*, DIST_NAME,
+# NAMESRV_ADDR and, once variant_settings has run for it, BASE_CONF. Call it in the main shell.
+use_slot() {
+  CFG[variant]=${VARIANTS[$1]}
+  variant_parse "${CFG[variant]}"
+  NAMESRV_ADDR=${NAMESRV_ADDRS[$1]}
+  BASE_CONF=${_BASE_CONFS[${CFG[variant]}]:-}
 }
 
 # The deployment's credentials folder on this machine (deploy/lib/secrets.sh fills it).
@@ -369,12 +407,16 @@ secrets_dir() {
 # A broker instance's JMX port (broker_jmx on or tls).
 broker_jmx_port() { echo $(( ${I_PORT[$1]} + ${CFG[jmx_port_offset]} )); }
 
-# HOST:PORT of every master's JMX port, comma-separated; empty when broker_jmx is off.
-master_jmx_targets() {
-  local id out=()
+# HOST:PORT of every master's JMX port (of variant slot SLOT, default 0), comma-separated; empty when broker_jmx is off.
+# slave_jmx_targets [SLOT]: the same for the slaves.
+master_jmx_targets() { _jmx_targets "${1:-0}" master; }
+slave_jmx_targets() { _jmx_targets "${1:-0}" slave; }
+_jmx_targets() {
+  local slot=$1 role=$2 id out=()
   [ "${CFG[broker_jmx]}" != off ] || return 0
   for id in "${INSTANCES[@]}"; do
-    [ "${I_KIND[$id]}" = broker ] && [ "${I_BID[$id]}" = 0 ] || continue
+    [ "${I_KIND[$id]}" = broker ] && [ "${I_SLOT[$id]}" = "$slot" ] || continue
+    if [ "$role" = master ]; then [ "${I_BID[$id]}" = 0 ] || continue; else [ "${I_BID[$id]}" != 0 ] || continue; fi
     out+=("${HADDR[${I_HOST[$id]}]}:$(broker_jmx_port "$id")")
   done
   (IFS=,; echo "${out[*]}")
@@ -401,8 +443,17 @@ hosts_with() {
 cluster_describe() {
   local id h
   echo "cluster file: $CLUSTER_FILE"
-  echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/${BASE_CONF:-?})   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
-  echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
+  if [ "${#VARIANTS[@]}" -gt 1 ]; then
+    local s
+    echo "transport: ${CFG[transport]}   variants (all deployed at once): ${VARIANTS[*]}   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
+    for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+      echo "  ${VARIANTS[$s]}: name servers ${NAMESRV_ADDRS[$s]}$([ "$s" = 0 ] || echo ", instances *-v$((s + 1)), ports + $((s * ${CFG[variant_port_offset]}))")"
+    done
+    echo "coordinator: $COORDINATOR"
+  else
+    echo "transport: ${CFG[transport]}   variant: ${CFG[variant]} ($DIST_NAME, conf/${BASE_CONF:-?})   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
+    echo "name servers: $NAMESRV_ADDR   coordinator: $COORDINATOR"
+  fi
   echo "access: agents need the token, broker JMX (${CFG[broker_jmx]}) the read-only password; both in $(secrets_dir)"
   echo "workload: ${#AGENT_ADDRS[@]} agent(s) x ${CFG[threads]} threads, ${CFG[message_size]} B, ${CFG[send_mode]}, client ${CFG[client]}, ${CFG[queues]} queues, ${CFG[consumers]} consumer(s), warm-up ${CFG[warmup]} s, measure ${CFG[duration]} s"
   for h in "${HOSTS[@]}"; do

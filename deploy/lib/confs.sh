@@ -7,15 +7,21 @@ DEPLOY_LIB=${DEPLOY_LIB:-$ROOT/deploy/lib}
 
 # The conf file under the distribution's conf/ the variant's brokers start from (variant_settings sets it).
 BASE_CONF=""
+# Per variant (several with --variants): its settings per core count ("VARIANT|CORES"); its conf: _BASE_CONFS
+# (cluster.sh, which use_slot reads).
 declare -A _VARIANT_SETS=()
 
 # variant_settings [CORES]: what the variant's brokers run with, asked from the harness built on this machine
 # (dev.rmqpatch.bench.engine.Variant: the one place that rule is written, and why there). Sets BASE_CONF and, given a
-# host's CORES, _VARIANT_SETS[CORES]: the KEY=VALUE lines appended to its broker.conf (maybe none). Once per core
-# count; call it in the main shell, not in $(...). Takes only lines of the two expected forms, as data.
+# host's CORES, _VARIANT_SETS[VARIANT|CORES]: the KEY=VALUE lines appended to its broker.conf (maybe none), for the
+# current variant (CFG[variant]; use_slot). Once per variant and core count; call it in the main shell, not in $(...).
+# Takes only lines of the two expected forms, as data.
 variant_settings() {
-  local cores=${1:-} java jar out err rc=0 kind value sets=""
-  if [ -z "$cores" ]; then [ -z "$BASE_CONF" ] || return 0; else [ -z "${_VARIANT_SETS[$cores]+x}" ] || return 0; fi
+  local cores=${1:-} java jar out err rc=0 kind value sets="" v=${CFG[variant]}
+  if [ -n "${_BASE_CONFS[$v]:-}" ] && { [ -z "$cores" ] || [ -n "${_VARIANT_SETS[$v|$cores]+x}" ]; }; then
+    BASE_CONF=${_BASE_CONFS[$v]}
+    return 0
+  fi
   java=$(local_java)
   jar="$(bench_local)/distributed-bench.jar"
   [ -f "$jar" ] || die "no harness at $jar, which names variant ${CFG[variant]}'s broker conf and settings; build it: mvn -B -pl distributed-bench -am package -DskipTests"
@@ -39,7 +45,8 @@ variant_settings() {
     esac
   done <<< "$out"
   [ -n "$BASE_CONF" ] || die "the harness named no conf for variant ${CFG[variant]}"
-  [ -z "$cores" ] || _VARIANT_SETS[$cores]=$sets
+  _BASE_CONFS[$v]=$BASE_CONF
+  [ -z "$cores" ] || _VARIANT_SETS[$v|$cores]=$sets
 }
 
 # The files one host gets in R/: bin/ and instances/*/ (confs and instance.env).
@@ -61,12 +68,15 @@ generate_host() {
   for id in $(host_instances "$h"); do
     dir="$root/instances/${I_DIR[$id]}"
     mkdir -p "$out/instances/${I_DIR[$id]}"
+    # Each name server and broker from its own variant's distribution (--variants: several on one host).
+    [ "${I_KIND[$id]}" = agent ] || { use_slot "${I_SLOT[$id]}"; dist="$root/dist/$DIST_NAME"; }
     case "${I_KIND[$id]}" in
       namesrv) _gen_namesrv "$id" "$out/instances/${I_DIR[$id]}" "$dir" "$dist" ;;
       broker) _gen_broker "$id" "$out/instances/${I_DIR[$id]}" "$dir" "$dist" "$store/${I_DIR[$id]}" ;;
       agent) _gen_agent "$id" "$out/instances/${I_DIR[$id]}" "$dir" "$root" ;;
     esac
   done
+  use_slot 0
 }
 
 _env_common() {
@@ -93,7 +103,7 @@ _gen_broker() {
   local id=$1 out=$2 dir=$3 dist=$4 store=$5 h=${I_HOST[$1]} kv
   local base sets
   variant_settings "${_NPROC[$h]:?cores of $h not loaded}"
-  sets=${_VARIANT_SETS[${_NPROC[$h]}]}
+  sets=${_VARIANT_SETS[${CFG[variant]}|${_NPROC[$h]}]}
   base="$(dist_local)/conf/$BASE_CONF"
   {
     echo "# written by scripts/deploy.sh push for $id: conf/$BASE_CONF of $DIST_NAME (variant ${CFG[variant]}),"
@@ -175,7 +185,7 @@ _gen_agent() {
     printf '%q ' "$java" "-Xms${CFG[agent_heap]}" "-Xmx${CFG[agent_heap]}" -XX:+UseG1GC -Djava.awt.headless=true \
       ${opts[@]+"${opts[@]}"} -jar "$root/bench/distributed-bench.jar" agent --bind "${HADDR[$h]}" --port "${I_PORT[$id]}" \
       --name "agent-$h-${I_PORT[$id]}" --log-dir "$dir/logs" --token-file "$(host_secrets "$h")/agent.token" \
-      --allow-namesrv "$NAMESRV_ADDR"
+      --allow-namesrv "$ALL_NAMESRV_ADDR"
     printf ')\n'
   } > "$out/instance.env"
 }

@@ -56,10 +56,50 @@ given_on_command_line() {
   return 1
 }
 
+# Credentials by file name only: where the coordinator runs, the control host's secrets folder or R/secrets.
+coordinator_secrets() {
+  if [ "$COORDINATOR" = local ]; then secrets_dir; else host_secrets "$COORDINATOR"; fi
+}
+
+# The coordinator's command line with --efficiency (scripts/run-distributed.sh sets EFF_WINDOW, EFF_PAIRS, EFF_RATES,
+# EFF_BASELINE; empty = compare's defaults): compare --efficiency against every variant's cluster (--remote: its
+# name servers, its masters' and slaves' JMX ports) with all agents. One argument per line.
+coordinator_efficiency_args() {
+  local out=$1 a s spec sec t
+  sec=$(coordinator_secrets)
+  [ "${CFG[broker_jmx]}" != off ] || die "--efficiency measures broker CPU over JMX: broker_jmx must be on or tls, not off" 2
+  local args=(compare --efficiency --variants "$(IFS=,; echo "${VARIANTS[*]}")" --out "$out")
+  local topology=single
+  [ -z "$(slave_jmx_targets 0)" ] || topology=ms-sync
+  for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+    spec="${VARIANTS[$s]}:namesrv=${NAMESRV_ADDRS[$s]}"
+    for t in $(master_jmx_targets "$s" | tr , ' '); do spec+=",jmx=$t"; done
+    for t in $(slave_jmx_targets "$s" | tr , ' '); do spec+=",slave-jmx=$t"; done
+    args+=(--remote "$spec")
+  done
+  for a in "${AGENT_ADDRS[@]}"; do args+=(--agent "$a"); done
+  args+=(--agent-token-file "$sec/agent.token" --broker-jmx-password-file "$sec/jmx.credentials")
+  [ "${CFG[broker_jmx]}" != tls ] || args+=(--broker-jmx-tls-cert "$sec/jmx-cert.pem")
+  args+=(--topology "$topology" --threads "${CFG[threads]}" --mode "${CFG[send_mode]}" --client "${CFG[client]}"
+         --size "${CFG[message_size]}" --warmup "${CFG[warmup]}" --consumers "${CFG[consumers]}")
+  # rate = 0 (the cluster file's "unlimited"): the rate probe and the curve; a rate: that one fixed rate.
+  if [ "${CFG[rate]}" != 0 ]; then args+=(--rate "${CFG[rate]}"); fi
+  [ -z "${EFF_RATES:-}" ] || args+=(--rates "$EFF_RATES")
+  [ -z "${EFF_WINDOW:-}" ] || args+=(--window "$EFF_WINDOW")
+  [ -z "${EFF_PAIRS:-}" ] || args+=(--pairs "$EFF_PAIRS")
+  [ -z "${EFF_BASELINE:-}" ] || args+=(--baseline "$EFF_BASELINE")
+  printf '%s\n' "${args[@]}"
+}
+
 # The coordinator's command line (bench run) against the cluster's first name server and all agents; WORKLOAD_PATH:
-# the workload file where the coordinator runs (with --workload).
+# the workload file where the coordinator runs (with --workload). With several variants (--efficiency), compare
+# --efficiency's (coordinator_efficiency_args).
 coordinator_args() {
   local out=$1 a
+  if [ "${#VARIANTS[@]}" -gt 1 ]; then
+    coordinator_efficiency_args "$out"
+    return
+  fi
   local args=(run --namesrv "$(first_namesrv)")
   for a in "${AGENT_ADDRS[@]}"; do args+=(--agent "$a"); done
   args+=(--threads "${CFG[threads]}" --mode "${CFG[send_mode]}" --client "${CFG[client]}" --send-timeout "${CFG[send_timeout]}")
@@ -76,9 +116,8 @@ coordinator_args() {
            --duration "${CFG[duration]}" --consumers "${CFG[consumers]}")
   fi
   args+=(--out "$out")
-  # Credentials by file name only: where the coordinator runs, the control host's secrets folder or R/secrets.
   local sec
-  if [ "$COORDINATOR" = local ]; then sec=$(secrets_dir); else sec=$(host_secrets "$COORDINATOR"); fi
+  sec=$(coordinator_secrets)
   args+=(--agent-token-file "$sec/agent.token")
   local jmx
   jmx=$(master_jmx_targets)

@@ -14,6 +14,9 @@
 #   <store_root>/<instance>/                           broker store (store_dir, default R/store)
 #   R/runs/<run id>/                                   a coordinator's output when it runs on that host
 
+# Each distribution's checksum (push_all), by its name.
+declare -A DIST_MANIFESTS=()
+
 # A checksum over a folder's file names and contents: equal checksums mean nothing to copy.
 dir_manifest() {
   (cd "$1" && find . -type f ! -name .rmqpatch-manifest -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
@@ -28,7 +31,15 @@ push_host() {
   on_host "$h" "creating $root" "mkdir -p $(shquote "$root")/bin $(shquote "$root")/dist $(shquote "$root")/instances"
   running=$(remote_exec "$h" "[ -x $(shquote "$root/bin/ctl.sh") ] && $(shquote "$root/bin/ctl.sh") pids $(shquote "$root/instances")/* 2>/dev/null" || true)
   if [ -n "${HOST_DIST[$h]:-}" ]; then
-    _push_tree "$h" "$(dist_local)" "$root/dist/$DIST_NAME" "$DIST_MANIFEST" "$running" "distribution $DIST_NAME"
+    local s
+    local -A pushed=()
+    for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+      use_slot "$s"
+      [ -z "${pushed[$DIST_NAME]:-}" ] || continue
+      pushed[$DIST_NAME]=1
+      _push_tree "$h" "$(dist_local)" "$root/dist/$DIST_NAME" "${DIST_MANIFESTS[$DIST_NAME]}" "$running" "distribution $DIST_NAME"
+    done
+    use_slot 0
   fi
   if [ -n "${HOST_BENCH[$h]:-}" ]; then
     _push_tree "$h" "$WORK/bench" "$root/bench" "$BENCH_MANIFEST" "$running" "harness"
@@ -59,7 +70,12 @@ push_all() {
   secrets_ensure
   mkdir -p "$WORK/bench"
   cp -a "$(bench_local)/distributed-bench.jar" "$(bench_local)/lib" "$WORK/bench/"
-  DIST_MANIFEST=$(dir_manifest "$(dist_local)")
+  local s
+  for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+    use_slot "$s"
+    DIST_MANIFESTS[$DIST_NAME]=$(dir_manifest "$(dist_local)")
+  done
+  use_slot 0
   BENCH_MANIFEST=$(dir_manifest "$WORK/bench")
   local h
   for h in "${HOSTS[@]}"; do push_host "$h"; done

@@ -159,7 +159,7 @@ describe_access() {
   for id in "${INSTANCES[@]}"; do
     h=${I_HOST[$id]}
     case "${I_KIND[$id]}" in
-      agent) printf '  %-16s %-22s agent HTTP API, token required (Authorization: Bearer); prepares only for %s\n' "$h" "${HADDR[$h]}:${I_PORT[$id]}" "$NAMESRV_ADDR" ;;
+      agent) printf '  %-16s %-22s agent HTTP API, token required (Authorization: Bearer); prepares only for %s\n' "$h" "${HADDR[$h]}:${I_PORT[$id]}" "$ALL_NAMESRV_ADDR" ;;
       broker)
         printf '  %-16s %-22s RocketMQ broker (RocketMQ remoting, no credential; %s)\n' "$h" "${HADDR[$h]}:${I_PORT[$id]}" \
           "$([ "${CFG[bind]}" = cluster ] && [ "$VARIANT_KIND" = patched ] && echo "this address only" || echo "every interface")"

@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.auth.AgentToken;
 import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.bench.workload.SendMode;
 import dev.rmqpatch.bench.workload.Workload;
@@ -73,6 +74,16 @@ public final class HarnessFlags {
     }, "a known harness ceiling (msg/s, or the results.json of a --sink run) instead of measuring it; warns when a run reaches "
         + "more than half of it");
     public static final Flag<Path> OUT = Flag.path("--out", "DIR", "output folder");
+    /** Agents started elsewhere (bench run; compare --efficiency --remote), and their token. */
+    public static final Flag<String> AGENT = Flag.text("--agent", "HOST:PORT", "use a running agent instead of local ones (repeatable; see: "
+        + "bench agent --help)").repeatable();
+    public static final Flag<Path> AGENT_TOKEN_FILE = Flag.path("--agent-token-file", "FILE", "owner-only file with the running agents' token; "
+        + "needed with --agent").defaultingTo(null, "the file named by $" + AgentToken.FILE_ENV);
+    /** How to log in to brokers' JMX ports on other hosts (bench run --broker-jmx; compare --efficiency --remote). */
+    public static final Flag<Path> BROKER_JMX_PASSWORD_FILE = Flag.path("--broker-jmx-password-file", "FILE",
+        "owner-only file 'USER PASSWORD' to log in to those JMX ports (deploy writes it)");
+    public static final Flag<Path> BROKER_JMX_TLS_CERT = Flag.path("--broker-jmx-tls-cert", "FILE",
+        "the brokers' JMX certificate (PEM), when their JMX port speaks TLS");
 
     /** The KEY=VALUE pairs of every --set, in order. */
     public static Map<String, String> settings(Args a) {

@@ -47,19 +47,17 @@ public final class RunCommand {
         .defaultingTo("raw");
     static final Flag<Path> DIST = Flag.path("--dist", "DIR", "start a fresh name server + broker from a distribution (bin/mqbroker ...)");
     static final Flag<String> CONF = Flag.text("--conf", "NAME", "with --dist: broker conf in DIR/conf").defaultingTo("broker.conf");
+    // Shared with compare --efficiency's remote brokers (HarnessFlags): --agent, --agent-token-file, --broker-jmx-password-file,
+    // --broker-jmx-tls-cert.
+    private static final Flag<String> AGENT = HarnessFlags.AGENT;
+    private static final Flag<Path> AGENT_TOKEN_FILE = HarnessFlags.AGENT_TOKEN_FILE;
+    private static final Flag<Path> BROKER_JMX_PASSWORD_FILE = HarnessFlags.BROKER_JMX_PASSWORD_FILE;
+    private static final Flag<Path> BROKER_JMX_TLS_CERT = HarnessFlags.BROKER_JMX_TLS_CERT;
     static final Flag<String> NAMESRV = Flag.text("--namesrv", "HOST:PORT", "an already running cluster (all its masters get the topics)");
     static final Flag<Long> BROKER_PID = Flag.pid("--broker-pid",
         "with --namesrv: pid of its broker on this machine, for CPU and GC figures");
     static final Flag<String> BROKER_JMX = Flag.text("--broker-jmx", "HOST:PORT[,HOST:PORT...]", "with --namesrv: JMX ports of its master "
         + "brokers (other hosts), for CPU and GC figures; a broker that cannot be read leaves them empty with a warning").repeatable();
-    static final Flag<Path> BROKER_JMX_PASSWORD_FILE = Flag.path("--broker-jmx-password-file", "FILE",
-        "owner-only file 'USER PASSWORD' to log in to those JMX ports (deploy writes it)");
-    static final Flag<Path> BROKER_JMX_TLS_CERT = Flag.path("--broker-jmx-tls-cert", "FILE",
-        "the brokers' JMX certificate (PEM), when their JMX port speaks TLS");
-    static final Flag<String> AGENT = Flag.text("--agent", "HOST:PORT", "use a running agent instead of local ones (repeatable; see: "
-        + "bench agent --help)").repeatable();
-    static final Flag<Path> AGENT_TOKEN_FILE = Flag.path("--agent-token-file", "FILE", "owner-only file with the running agents' token; "
-        + "needed with --agent").defaultingTo(null, "the file named by $" + AgentToken.FILE_ENV);
     static final Flag<Integer> PARTITIONS = Flag.whole("--partitions", "N", 1, "queues per topic")
         .defaultingTo(Workload.defaults().partitionsPerTopic());
     static final Flag<Integer> TOPICS = Flag.whole("--topics", "N", 1, "topics").defaultingTo(Workload.defaults().topics());

@@ -147,7 +147,9 @@ public final class EfficiencyPlan implements Plan {
 
     @Override
     public List<Flag<?>> flags() {
-        return List.of(WINDOW, PAIRS, PIN, RATES, RUNS);
+        List<Flag<?>> all = new ArrayList<>(List.of(WINDOW, PAIRS, PIN, RATES, RUNS));
+        all.addAll(RemoteBrokers.flags());
+        return all;
     }
 
     @Override
@@ -187,6 +189,7 @@ public final class EfficiencyPlan implements Plan {
         options.pairs = a.get(PAIRS);
         options.pin = a.get(PIN);
         options.runs = a.get(RUNS);
+        RemoteBrokers.configure(a, options);
         if (options.workload.consumerBacklogSizeGB() > 0) {
             throw new UsageException("--efficiency runs consumers that keep up with a fixed rate; a backlog test (the workload's "
                 + "consumerBacklogSizeGB) runs in the saturation mode (leave out --efficiency)");
@@ -211,7 +214,7 @@ public final class EfficiencyPlan implements Plan {
             options.variants, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
             options.baseline, options.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(),
             w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), options.outDir,
-            options.runs > 1 ? "; " + options.runs + " whole runs" : "");
+            options.runs > 1 ? "; " + options.runs + " whole runs" : options.remote != null ? "; brokers on other hosts, their CPU over JMX" : "");
     }
 
 
@@ -239,6 +242,7 @@ public final class EfficiencyPlan implements Plan {
         results.pairsPlanned = o.pairs;
         results.estimator = EfficiencySummary.ESTIMATOR;
         results.mainFigure = CpuMeasure.mainFor(o.topology).name();
+        results.cpuSource = o.remote == null ? RemoteBrokers.CPU_FROM_PROC : RemoteBrokers.CPU_FROM_JMX;
         results.pinning.mode = o.pin.label();
         results.pinning.activeProcessorCount = cpus;
         results.pinning.brokerCpus = plan.brokerCpus();
@@ -289,14 +293,16 @@ public final class EfficiencyPlan implements Plan {
         mode.put("windowSeconds", o.windowSeconds);
         mode.put("pairs", o.pairs);
         mode.put("warmupSecondsPerVariant", o.workload.warmupDurationSeconds());
-        mode.put("brokerJvmOptions", sameCpuCount);
-        ComparisonMetadata.describe(o, results.metadata, mode, RunContext.recordedAgentJvmOptions(Rig.agentJvmOptions(sameCpuCount)));
+        // Remote brokers and agents run with the options their deployment gave them (none of these).
+        mode.put("brokerJvmOptions", o.remote == null ? sameCpuCount : List.of());
+        ComparisonMetadata.describe(o, results.metadata, mode, o.remote == null
+            ? RunContext.recordedAgentJvmOptions(Rig.agentJvmOptions(sameCpuCount)) : List.of());
         for (Variant v : o.variants) {
             EfficiencyResults.VariantResult r = new EfficiencyResults.VariantResult();
             r.name = v.name();
-            r.distribution = v.dist(o.distDir).toString();
+            r.distribution = o.remote == null ? v.dist(o.distDir).toString() : v.distName();
             r.conf = v.confName();
-            r.confOverrides = overrides.get(v.name());
+            r.confOverrides = o.remote == null ? overrides.get(v.name()) : null;
             results.variants.add(r);
         }
     }
@@ -470,6 +476,13 @@ public final class EfficiencyPlan implements Plan {
     private List<Placement> placements(Rig run, double rate) throws WindowRunner.WindowFailure, IOException {
         EfficiencyResults.Pinning p = results.pinning;
         p.description = run.pinning.describe();
+        if (o.remote != null) {
+            p.description = "none: the brokers run on other hosts";
+            p.brokerCpus = null;
+            p.otherCpus = null;
+            p.notAppliedBecause = RemoteBrokers.NO_PINNING;
+            return List.of(Placement.UNPINNED);
+        }
         if (o.pin.neverPins()) {
             p.notAppliedBecause = "--pin off";
             return List.of(Placement.UNPINNED);
@@ -541,6 +554,9 @@ public final class EfficiencyPlan implements Plan {
     }
 
     private void checkReplication(Rig run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
+        for (int i = 0; run.remote != null && i < names.size(); i++) {
+            run.remote.checkReplication(i, names.get(i), admin, out);
+        }
         for (int i = 0; i < run.clusters.size(); i++) {
             Replication rep = HarnessClusters.replication(run.clusters.get(i), admin, Duration.ofSeconds(10));
             out.printf("%s: CommitLog max offset master %,d, slave %,d%n", names.get(i), rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);

@@ -27,6 +27,14 @@ public final class EfficiencyResults {
     public String estimator;
     /** The CpuMeasure whose ratio is the run's result: BROKER (single topology) or PAIR (ms-sync: master + slave). */
     public String mainFigure;
+    /**
+     * Where every window's broker CPU came from: "proc" (the broker JVMs on this machine, user + system time from
+     * /proc/PID/stat, with per-thread figures from /proc/PID/task) or "jmx" (brokers on other hosts, --remote: each JVM's
+     * OperatingSystemMXBean ProcessCpuTime over remote JMX; no pinning and no per-thread figures).
+     */
+    public String cpuSource;
+    /** --remote only: per variant its name server(s), masters, and the JMX ports its CPU was read from. */
+    public List<Map<String, Object>> remoteBrokers;
     public Pinning pinning = new Pinning();
     public Probe probe = new Probe();
     /**

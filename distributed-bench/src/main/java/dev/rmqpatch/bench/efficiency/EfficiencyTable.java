@@ -30,7 +30,12 @@ public final class EfficiencyTable {
         } else if (r.pinning.notAppliedBecause != null && !r.pinning.applied) {
             s.append(" (").append(r.pinning.notAppliedBecause).append(')');
         }
-        s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        if (RemoteBrokers.CPU_FROM_JMX.equals(r.cpuSource)) {
+            s.append(String.format(Locale.ROOT, "%nbroker CPU: each broker JVM's ProcessCpuTime over JMX (not /proc: the brokers run on other "
+                + "hosts, with the JVM options their deployment gave them)%n"));
+        } else {
+            s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        }
         s.append(split(r.pinning.split));
         if (r.cells.size() > 1) {
             s.append(String.format(Locale.ROOT, "headline: %s msg/s %s, the checked rate in the less favourable placement; every cell "

@@ -27,8 +27,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The brokers and everything else of one efficiency run, once started: every variant's cluster up at once, the agents
- * with producers to all of them, the topics, a probe per broker and the window runner.
+ * The brokers and everything else of one efficiency run, once started: every variant's cluster up at once (started here,
+ * or with --remote running on other hosts), the agents with producers to all of them, the topics, a probe per broker and
+ * the window runner.
  */
 final class Rig {
     final List<LocalCluster> clusters = new ArrayList<>();
@@ -37,6 +38,8 @@ final class Rig {
     AgentGroup group;
     WindowRunner windows;
     CpuPinning pinning;
+    /** --remote: the clusters on other hosts; null when this run started {@link #clusters} here. */
+    RemoteBrokers remote;
 
     static List<String> agentJvmOptions(List<String> sameCpuCount) {
         List<String> all = new ArrayList<>(LocalAgents.DEFAULT_JVM_OPTIONS);
@@ -44,37 +47,46 @@ final class Rig {
         return all;
     }
 
-    /** Starts every variant's cluster (handed to the context to close), the agents, the topics, the probes and the window runner. */
+    /**
+     * Starts every variant's cluster (handed to the context to close) and the agents, or with --remote reaches the
+     * clusters and agents that run elsewhere ({@link RemoteBrokers}); then the topics, the probes and the window runner.
+     */
     void start(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
         throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
         RunOptions o = ctx.options();
-        PrintStream out = ctx.out();
         BrokerAdmin admin = ctx.admin();
-        for (Variant v : o.variants) {
-            LocalCluster.Spec cs = ctx.clusterSpec(v, overrides.get(v.name()), o.outDir.resolve("brokers/" + v.name()));
-            cs.brokerJvmOptions.addAll(0, sameCpuCount);
-            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", ctx.elapsed(), v.name(),
-                o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
-                cs.overrides.isEmpty() ? "" : cs.overrides);
-            LocalCluster cluster = ctx.closeAtEnd(HarnessClusters.start(cs, admin));
-            clusters.add(cluster);
-            ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
+        List<String> namesrvOf = new ArrayList<>();
+        List<List<String>> mastersOf = new ArrayList<>();
+        if (o.remote == null) {
+            startClusters(ctx, overrides, results, sameCpuCount);
+            for (LocalCluster c : clusters) {
+                namesrvOf.add(c.namesrvAddr());
+                mastersOf.add(List.of(c.brokerAddr()));
+            }
+            agents = ctx.launchAgents(agentJvmOptions(sameCpuCount));
+        } else {
+            remote = RemoteBrokers.reach(ctx, results);
+            for (int i = 0; i < o.variants.size(); i++) {
+                namesrvOf.add(remote.namesrv(i));
+                mastersOf.add(remote.masters(i));
+            }
+            agents = RemoteBrokers.agents(o);
         }
-        agents = ctx.launchAgents(agentJvmOptions(sameCpuCount));
         group = ctx.closeAtEnd(new AgentGroup(agents));
         group.resetBusy();
 
         String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
         List<PrepareRequest.Target> targets = new ArrayList<>();
-        for (int i = 0; i < clusters.size(); i++) {
-            LocalCluster c = clusters.get(i);
+        for (int i = 0; i < namesrvOf.size(); i++) {
             List<String> topics = new ArrayList<>();
             for (int t = 0; t < o.workload.topics(); t++) {
                 String topic = "bench-" + runId + "-v" + i + "-" + t;
-                admin.createTopic(c.brokerAddr(), topic, o.workload.partitionsPerTopic());
+                for (String master : mastersOf.get(i)) {
+                    admin.createTopic(master, topic, o.workload.partitionsPerTopic());
+                }
                 topics.add(topic);
             }
-            targets.add(new PrepareRequest.Target(c.namesrvAddr(), topics));
+            targets.add(new PrepareRequest.Target(namesrvOf.get(i), topics));
         }
         List<AgentClient> all = group.agents();
         for (int a = 0; a < all.size(); a++) {
@@ -87,7 +99,11 @@ final class Rig {
         group.forAll(a -> a.start(0));
 
         List<ManagedProcess> namesrvs = new ArrayList<>();
-        for (int i = 0; i < clusters.size(); i++) {
+        for (int i = 0; i < o.variants.size(); i++) {
+            if (remote != null) {
+                brokers.add(new BrokerUnderTest(o.variants.get(i).name(), remote.source(i, admin), List.of()));
+                continue;
+            }
             LocalCluster c = clusters.get(i);
             namesrvs.add(c.namesrvProcess());
             List<ManagedProcess> own = new ArrayList<>(List.of(c.brokerProcess()));
@@ -98,7 +114,23 @@ final class Rig {
                 .threadsOf(EfficiencyPlan.SLAVE_ROLE);
             brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
-        windows = new WindowRunner(group, brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), out, results.warnings);
+        windows = new WindowRunner(group, brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), ctx.out(), results.warnings);
+    }
+
+    private void startClusters(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
+        throws LocalCluster.ClusterException {
+        RunOptions o = ctx.options();
+        PrintStream out = ctx.out();
+        for (Variant v : o.variants) {
+            LocalCluster.Spec cs = ctx.clusterSpec(v, overrides.get(v.name()), o.outDir.resolve("brokers/" + v.name()));
+            cs.brokerJvmOptions.addAll(0, sameCpuCount);
+            out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", ctx.elapsed(), v.name(),
+                o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
+                cs.overrides.isEmpty() ? "" : cs.overrides);
+            LocalCluster cluster = ctx.closeAtEnd(HarnessClusters.start(cs, ctx.admin()));
+            clusters.add(cluster);
+            ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
+        }
     }
 
     /**

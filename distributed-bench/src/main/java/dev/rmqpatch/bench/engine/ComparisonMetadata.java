@@ -44,10 +44,18 @@ public final class ComparisonMetadata {
         Map<String, Object> dists = new LinkedHashMap<>();
         for (Variant v : o.variants) {
             Map<String, Object> d = new LinkedHashMap<>();
-            d.put("distribution", v.dist(o.distDir).toString());
-            d.put("conf", v.confName());
-            d.put("confOverrides", overrides(v, o));
-            d.put("jars", checksums(v.dist(o.distDir).resolve("lib")));
+            RemoteCluster remote = remote(o, v);
+            if (remote == null) {
+                d.put("distribution", v.dist(o.distDir).toString());
+                d.put("conf", v.confName());
+                d.put("confOverrides", overrides(v, o));
+                d.put("jars", checksums(v.dist(o.distDir).resolve("lib")));
+            } else {
+                // Deployed by someone else (run-distributed.sh keeps each host's broker.conf in its results folder).
+                d.put("distribution", v.distName());
+                d.put("conf", v.confName());
+                d.put("remote", remote.describe());
+            }
             dists.put(v.name(), d);
         }
         m.put("variants", dists);
@@ -55,6 +63,19 @@ public final class ComparisonMetadata {
         if (jar.endsWith(".jar")) {
             m.put("benchJar", Map.of("path", Path.of(jar).toAbsolutePath().toString(), "sha256", Metadata.sha256(Path.of(jar))));
         }
+    }
+
+    /** The variant's remote cluster (--remote), or null when the plan starts its brokers here. */
+    public static RemoteCluster remote(RunOptions o, Variant v) {
+        if (o.remote == null) {
+            return null;
+        }
+        for (RemoteCluster c : o.remote) {
+            if (c.variant().equals(v.name())) {
+                return c;
+            }
+        }
+        throw new IllegalStateException("no --remote for variant " + v.name());
     }
 
     /** Where a variant's broker command line goes once its first broker ran. */

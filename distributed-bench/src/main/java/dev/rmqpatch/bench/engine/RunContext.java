@@ -41,7 +41,8 @@ public final class RunContext {
      * reverse order, and lets the plan write its results.
      */
     public void run(Plan plan) throws PlanFailedException {
-        for (Variant v : options.variants) {
+        // Remote brokers (--remote) run their own distributions on their hosts; this machine need not have them.
+        for (Variant v : options.remote == null ? options.variants : List.<Variant>of()) {
             try {
                 v.check(options.distDir);
             } catch (LocalCluster.ClusterException e) {

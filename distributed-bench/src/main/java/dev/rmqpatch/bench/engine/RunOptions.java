@@ -50,6 +50,18 @@ public final class RunOptions {
     public PinMode pin = PinMode.BOTH;
     /** --runs: whole efficiency runs, each with fresh brokers and agents; 1 = one run. */
     public int runs = 1;
+    /**
+     * --remote: every variant's cluster runs elsewhere, started by someone else (scripts/run-distributed.sh --efficiency);
+     * null = the plan starts local clusters. With it the agents are {@link #remoteAgents} and broker CPU comes over JMX.
+     */
+    public List<RemoteCluster> remote;
+    /** --agent: agents started elsewhere (HOST:PORT), with --remote. */
+    public List<String> remoteAgents;
+    /** --agent-token-file (or the file $RMQPATCH_AGENT_TOKEN_FILE names), with --agent. */
+    public Path agentTokenFile;
+    /** --broker-jmx-password-file and --broker-jmx-tls-cert, with --remote; null = none. */
+    public Path jmxPasswordFile;
+    public Path jmxTlsCert;
 
     /** A copy of every field (lists and maps copied, the rest shared), for one run of several. */
     public RunOptions copy() {

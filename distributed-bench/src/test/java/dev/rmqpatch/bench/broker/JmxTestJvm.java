@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child JVM with the JMX options deploy/lib gives brokers, on loopback: by default without authentication (the
  * probe's own tests), or with {@link #startReadOnly} a password file and an access file granting one read-only role,
- * as deploy writes them. It collects three times, then burns CPU on request.
+ * as deploy writes them. It collects three times, then burns CPU on request (a burst, or {@link #spin} in the background).
  */
 public final class JmxTestJvm implements AutoCloseable {
     private final Process process;
@@ -77,6 +77,24 @@ public final class JmxTestJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes the child keep spending CPU in the background, about {@code percent}% of one core (busy part of every 10 ms),
+     * so that its CPU time grows in any window; returns once it started.
+     */
+    public void spin(int percent) throws IOException {
+        process.getOutputStream().write(("spin " + percent + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+        String line = lines.readLine();
+        if (!"spinning".equals(line)) {
+            throw new IOException("the JMX test JVM said '" + line + "' instead of spinning");
+        }
+    }
+
+    /** The child's CPU time so far, as the operating system counts it (not over JMX). */
+    public long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();
@@ -94,7 +112,30 @@ public final class JmxTestJvm implements AutoCloseable {
             System.out.println("ready");
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            while (in.readLine() != null) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.startsWith("spin ")) {
+                    int percent = Integer.parseInt(line.substring(5).trim());
+                    Thread spinner = new Thread(() -> {
+                        long y = 0;
+                        while (true) {
+                            long busyUntil = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(100L * percent);
+                            while (System.nanoTime() < busyUntil) {
+                                y += Long.numberOfTrailingZeros(System.nanoTime());
+                            }
+                            try {
+                                Thread.sleep(10 - percent / 10);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    }, "spinner");
+                    spinner.setDaemon(true);
+                    spinner.start();
+                    System.out.println("spinning");
+                    System.out.flush();
+                    continue;
+                }
                 long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 long x = 0;
                 while (System.nanoTime() < end) {

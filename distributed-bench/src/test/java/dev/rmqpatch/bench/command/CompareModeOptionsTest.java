@@ -105,4 +105,43 @@ class CompareModeOptionsTest {
             assertTrue(help.contains(flag), flag);
         }
     }
+
+    @Test
+    void remoteBrokersAreOnePerVariantWithAgentsAndNoPinning() throws Exception {
+        java.nio.file.Path token = java.nio.file.Files.createTempDirectory("remote-flags").resolve("agent.token");
+        dev.rmqpatch.bench.auth.AgentToken.generate().writeNew(token);
+        List<String> base = List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-patched",
+            "--remote", "4.9.0-tuned:namesrv=10.0.0.1:9876;10.0.0.2:9876,jmx=10.0.0.1:10914,jmx=10.0.0.1:11014",
+            "--remote", "4.9.0-patched:namesrv=10.0.0.1:10876,jmx=10.0.0.1:11914,jmx=10.0.0.1:12014",
+            "--agent", "10.0.0.3:7070", "--agent", "10.0.0.4:7070", "--agent-token-file", token.toString());
+        RunOptions o = CompareCommand.parse(base.toArray(new String[0]));
+        assertEquals(PinMode.OFF, o.pin, "pinning needs the brokers on this machine");
+        assertEquals(2, o.agents);
+        assertEquals(List.of("10.0.0.3:7070", "10.0.0.4:7070"), o.remoteAgents);
+        assertEquals("10.0.0.1:9876;10.0.0.2:9876", o.remote.get(0).namesrv());
+        assertEquals(List.of("10.0.0.1:11914", "10.0.0.1:12014"), o.remote.get(1).masterJmx());
+
+        java.util.function.Function<List<String>, String> with = more -> {
+            List<String> a = new java.util.ArrayList<>(base);
+            a.addAll(more);
+            return error(a.toArray(new String[0]));
+        };
+        assertTrue(with.apply(List.of("--pin", "on")).contains("--pin on needs the brokers on this machine"));
+        assertTrue(with.apply(List.of("--profile")).contains("--profile attaches async-profiler"));
+        assertTrue(with.apply(List.of("--runs", "3")).contains("--runs starts fresh brokers"));
+        assertTrue(with.apply(List.of("--agents", "2")).contains("not both"));
+        assertTrue(with.apply(List.of("--set", "a=b")).contains("--set configures brokers this plan starts"));
+        assertTrue(with.apply(List.of("--topology", "ms-sync")).contains("give their JMX ports (slave-jmx=HOST:PORT)"));
+        assertTrue(with.apply(List.of("--remote", "4.9.1:namesrv=10.0.0.1:9876,jmx=10.0.0.1:1")).contains("not in --variants"));
+        assertTrue(error("--efficiency", "--remote", "4.9.0-tuned:namesrv=10.0.0.1:9876,jmx=10.0.0.1:1", "--agent", "10.0.0.3:7070",
+            "--agent-token-file", token.toString()).contains("no cluster for variant 4.9.0-patched"));
+        assertTrue(error("--efficiency", "--remote", "4.9.0-tuned:jmx=10.0.0.1:1").contains("needs namesrv= and at least one jmx="));
+        assertTrue(error("--efficiency", "--remote", "4.9.0-tuned:namesrv=10.0.0.1:9876,jmx=10.0.0.1").contains("is not HOST:PORT"));
+        assertTrue(error("--efficiency", "--remote", "4.9.0-tuned:namesrv=10.0.0.1:9876,jxm=10.0.0.1:1").contains("unknown key 'jxm'"));
+        assertTrue(error("--efficiency", "--agent", "10.0.0.3:7070").contains("--agent goes with --remote"));
+        assertTrue(error("--agent", "10.0.0.3:7070").contains("--agent applies to --efficiency only"));
+        String missingAgents = error(base.subList(0, 7).toArray(new String[0]));
+        assertTrue(missingAgents.contains("--remote needs the agents"), missingAgents);
+        assertTrue(CompareCommand.helpText().contains("--remote " + dev.rmqpatch.bench.engine.RemoteCluster.FORMAT));
+    }
 }

@@ -3,6 +3,7 @@ package dev.rmqpatch.bench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,6 +104,83 @@ class BareMetalScriptsIT {
             assertEquals(2, wrong.rc, script + " --no-such-flag: " + wrong.output);
             assertTrue(wrong.output.contains("--no-such-flag") && wrong.output.contains("--help"),
                 script + " names the wrong flag and --help: " + wrong.output);
+        }
+    }
+
+    /**
+     * scripts/netns-test.sh --efficiency: 4.9.0-tuned and 4.9.0-patched (SYNC_MASTER + SLAVE each) deployed at once on
+     * namespace hosts, compare --efficiency against them with their CPU over JMX. About a minute and a half of CI time on
+     * 2 cores, so it runs only with -Drmqpatch.netnsEfficiency=true (or by hand: scripts/netns-test.sh --efficiency).
+     */
+    @Test
+    @Timeout(420)
+    void efficiencyComparisonAgainstBrokersOnNamespaceHosts() throws Exception {
+        assumeTrue(Boolean.getBoolean("rmqpatch.netnsEfficiency"), "CI-optional: -Drmqpatch.netnsEfficiency=true runs it");
+        Dists.patched();
+        Dists.stock();
+        Path out = dir.resolve("netns-efficiency");
+        Run run = run(Map.of(), "scripts/netns-test.sh", "--efficiency", "--timeout", "240", "--out", out.toString());
+        if (run.rc == NO_NAMESPACES) {
+            abort("not possible here: " + run.output);
+        }
+        assertEquals(0, run.rc, run.output);
+        for (String check : List.of("PASSED", "compare --efficiency status ok", "broker CPU from the remote brokers' JMX (cpuSource jmx)",
+            "each variant read over its own JMX ports", "4.9.0-tuned: both measured windows have master and slave CPU per message > 0",
+            "4.9.0-patched: both measured windows have master and slave CPU per message > 0", "4.9.0-patched / 4.9.0-tuned: ratio ",
+            "every measured window held", "caught up")) {
+            assertTrue(run.output.contains(check), check + ":\n" + run.output);
+        }
+    }
+
+    /**
+     * Without hosts: --efficiency's flags are checked before anything is deployed, and with --variants every name server and
+     * broker is planned once per variant (the second on ports + 1000, its own store), the agents allowed for both variants'
+     * name servers, and the coordinator runs compare --efficiency with each variant's name server and JMX ports.
+     */
+    @Test
+    @Timeout(120)
+    void runDistributedEfficiencyPlansEveryVariantOnItsOwnPortsAndChecksItsFlags() throws Exception {
+        Dists.patched();
+        Dists.stock();
+        Dists.benchJar();
+        String conf = Dists.repoRoot().resolve("deploy/examples/netns.conf").toString();
+        Path never = dir.resolve("never");
+        for (List<String> bad : List.of(List.of("--window", "2"), List.of("--efficiency", "--variant", "4.9.0-patched"),
+            List.of("--efficiency", "--variants", "4.9.0-tuned"), List.of("--efficiency", "--pairs", "0"),
+            List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-tuned"), List.of("--efficiency", "--set", "broker_jmx=off"),
+            List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-nope"), List.of("--efficiency", "--baseline", "4.9.1"))) {
+            List<String> args = new ArrayList<>(List.of("-c", conf, "--out", never.toString()));
+            args.addAll(bad);
+            Run r = run(Map.of(), "scripts/run-distributed.sh", args.toArray(new String[0]));
+            assertEquals(2, r.rc, bad + ": " + r.output);
+        }
+        assertTrue(Files.notExists(never), "nothing started, no results folder");
+        Run help = run(Map.of(), "scripts/run-distributed.sh", "--help");
+        assertTrue(help.output.contains("--efficiency") && help.output.contains("--variants A,B"), help.output);
+
+        Run r = run(Map.of("CONF", conf, "ROOT", Dists.repoRoot().toString(), "SECRETS_DIR", dir.resolve("s").toString()),
+            "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); "
+                + "for f in common cluster transport artifacts hosts confs push instances admin coordinator secrets; do . \"$ROOT/deploy/lib/$f.sh\"; done; "
+                + "EFF_VARIANTS=(4.9.0-tuned 4.9.0-patched); SET_OVERRIDES=(secrets_dir=$SECRETS_DIR); cluster_load \"$CONF\"; check_local_artifacts; "
+                + "for h in ns-namesrv ns-master ns-agent1; do _NPROC[$h]=2; generate_host $h \"$WORK/$h\"; done; "
+                + "for i in ns-master/instances/broker-ns-master-0-master ns-master/instances/broker-ns-master-0-master-v2; do "
+                + "echo \"== $i\"; grep -E '^(listenPort|namesrvAddr|storePathRootDir)=|^# written' \"$WORK/$i/broker.conf\"; done; "
+                + "echo '== agent'; cat \"$WORK/ns-agent1/instances/agent-7070/instance.env\"; "
+                + "echo '== coordinator'; EFF_PAIRS=2; coordinator_args /out; rm -rf \"$WORK\"");
+        assertEquals(0, r.rc, r.output);
+        String first = r.output.split("== ns-master/instances/broker-ns-master-0-master\n", 2)[1].split("\n== ", 2)[0];
+        String second = r.output.split("== ns-master/instances/broker-ns-master-0-master-v2\n", 2)[1].split("\n== ", 2)[0];
+        assertTrue(first.contains("of rocketmq-4.9.0-stock (variant 4.9.0-tuned)") && first.contains("listenPort=10911")
+            && first.contains("namesrvAddr=10.77.0.10:9876\n"), first);
+        assertTrue(second.contains("of rocketmq-4.9.0-patched (variant 4.9.0-patched)") && second.contains("listenPort=11911")
+            && second.contains("namesrvAddr=10.77.0.10:10876\n") && second.contains("storePathRootDir=/tmp/rmqpatch-netns/ns-master/store/broker-ns-master-0-master-v2"), second);
+        assertTrue(r.output.split("== agent\n", 2)[1].contains("10.77.0.10:9876\\;10.77.0.10:10876"), r.output);
+        String coordinator = r.output.split("== coordinator\n", 2)[1];
+        for (String arg : List.of("compare\n--efficiency\n--variants\n4.9.0-tuned,4.9.0-patched\n",
+            "--remote\n4.9.0-tuned:namesrv=10.77.0.10:9876,jmx=10.77.0.11:10914,slave-jmx=10.77.0.12:10914\n",
+            "--remote\n4.9.0-patched:namesrv=10.77.0.10:10876,jmx=10.77.0.11:11914,slave-jmx=10.77.0.12:11914\n",
+            "--agent\n10.77.0.21:7070\n--agent\n10.77.0.22:7070\n", "--topology\nms-sync\n", "--pairs\n2\n")) {
+            assertTrue(coordinator.contains(arg), arg + ":\n" + coordinator);
         }
     }
 
