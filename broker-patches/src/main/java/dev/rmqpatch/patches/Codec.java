@@ -152,10 +152,6 @@ final class Codec {
     static final MethodRef HA_DRAINED_READ = new MethodRef("dev/rmqpatch/codec/ha/HaDrainedRead", "read",
         "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
 
-    // P25
-    static final MethodRef HA_WRITE_SELECT = new MethodRef("dev/rmqpatch/codec/ha/HaWriteSelect", "select",
-        "(Ljava/nio/channels/Selector;J)I");
-
     private Codec() {
     }
 }

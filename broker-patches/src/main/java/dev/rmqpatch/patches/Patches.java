@@ -35,7 +35,6 @@ public final class Patches {
         new GroupCommitLockPatch(),
         new HaGatherWritePatch(),
         new HaDrainedReadPatch(),
-        new HaWriteSelectPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

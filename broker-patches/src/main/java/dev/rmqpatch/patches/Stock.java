@@ -270,9 +270,6 @@ final class Stock {
     static final MethodRef SOCKET_CHANNEL_READ = new MethodRef("java/nio/channels/SocketChannel", "read",
         "(Ljava/nio/ByteBuffer;)I");
 
-    // P25: the select at the top of the master's HA write loop (HA_WRITE_RUN).
-    static final MethodRef SELECTOR_SELECT = new MethodRef("java/nio/channels/Selector", "select", "(J)I");
-
     private Stock() {
     }
 }

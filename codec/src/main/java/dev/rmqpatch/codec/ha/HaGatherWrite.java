@@ -38,8 +38,6 @@ public final class HaGatherWrite {
         final ByteBuffer[] pair = new ByteBuffer[2];
         long writeCalls;
         long gatherWrites;
-        /** The last write here left bytes of its buffers unsent (P25: transferData() then returns false). */
-        boolean leftBytes;
     }
 
     /** Replaces {@code selectResult.getByteBuffer()} in {@code WriteSocketService.run()}: remembers the body. */
@@ -60,17 +58,16 @@ public final class HaGatherWrite {
         s.writeCalls++;
         ByteBuffer body = s.body;
         if (body == null || body == src) {
-            return plainWrite(s, channel, src);
+            return channel.write(src);
         }
         if (!body.hasRemaining() || !src.hasRemaining()) {
             s.body = null;
-            return plainWrite(s, channel, src);
+            return channel.write(src);
         }
         ByteBuffer[] pair = s.pair;
         pair[0] = src;
         pair[1] = body;
         long written;
-        s.leftBytes = true;
         try {
             written = channel.write(pair);
         } finally {
@@ -78,27 +75,10 @@ public final class HaGatherWrite {
             pair[1] = null;
         }
         s.gatherWrites++;
-        s.leftBytes = src.hasRemaining() || body.hasRemaining();
         if (!body.hasRemaining()) {
             s.body = null;
         }
         return written > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) written;
-    }
-
-    private static int plainWrite(State s, SocketChannel channel, ByteBuffer src) throws IOException {
-        s.leftBytes = true; // until the write returns: an exception ends the write thread's loop anyway
-        int n = channel.write(src);
-        s.leftBytes = src.hasRemaining();
-        return n;
-    }
-
-    /**
-     * P25: whether the last write this thread made here left bytes of its buffers unsent. transferData()'s loops end
-     * with the write that sent the last bytes (then it returns true) or with writes that returned 0 (then false),
-     * so this is {@code !lastWriteOver} of the write thread, for as long as P23 routes its writes here.
-     */
-    static boolean lastWriteLeftBytes() {
-        return STATE.get().leftBytes;
     }
 
     /** Socket writes this thread made here (plain and gathering), for tests and benchmarks. */
@@ -117,6 +97,5 @@ public final class HaGatherWrite {
         s.body = null;
         s.writeCalls = 0;
         s.gatherWrites = 0;
-        s.leftBytes = false;
     }
 }

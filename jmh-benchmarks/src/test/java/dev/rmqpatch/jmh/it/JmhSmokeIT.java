@@ -38,7 +38,6 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.HaDrainedReadBenchmark.patched", "dev.rmqpatch.jmh.HaDrainedReadBenchmark.stock",
         "dev.rmqpatch.jmh.HaGatherWriteBenchmark.patched", "dev.rmqpatch.jmh.HaGatherWriteBenchmark.stock",
         "dev.rmqpatch.jmh.HaWakeupBenchmark.patched", "dev.rmqpatch.jmh.HaWakeupBenchmark.stock",
-        "dev.rmqpatch.jmh.HaWriteSelectBenchmark.patched", "dev.rmqpatch.jmh.HaWriteSelectBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderDecodeBenchmark.stock",
         "dev.rmqpatch.jmh.JsonHeaderDecodeFloorBenchmark.floor",
         "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.stock",
