@@ -14,12 +14,11 @@ import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.StartupReport;
+import dev.rmqpatch.patches.transform.ClassBytes;
 import dev.rmqpatch.patches.transform.MethodEdit;
-import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
 import dev.rmqpatch.patches.transform.Switch;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -154,7 +153,7 @@ public final class PatchPlan {
                     continue;
                 }
                 try {
-                    edit.apply(node(nodes, stock, owner), method(nodes.get(owner), edit.target()), sw);
+                    edit.apply(node(nodes, stock, owner), ClassBytes.method(nodes.get(owner), edit.target()), sw);
                 } catch (PatchException e) {
                     throw new Dropped(p, owner.replace('/', '.') + ": " + e.getMessage());
                 } catch (IOException e) {
@@ -170,7 +169,7 @@ public final class PatchPlan {
             String owner = edit.target().owner;
             if (stock.containsKey(owner) && artifacts.contains(PatchTargets.jarOf(owner))) {
                 try {
-                    edit.apply(node(nodes, stock, owner), method(nodes.get(owner), edit.target()), null);
+                    edit.apply(node(nodes, stock, owner), ClassBytes.method(nodes.get(owner), edit.target()), null);
                 } catch (PatchException e) {
                     throw new Dropped(null, owner.replace('/', '.') + ": " + e.getMessage());
                 } catch (IOException e) {
@@ -182,9 +181,7 @@ public final class PatchPlan {
         }
         Map<String, byte[]> out = new LinkedHashMap<String, byte[]>();
         for (Map.Entry<String, ClassNode> e : nodes.entrySet()) {
-            ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-            e.getValue().accept(writer);
-            out.put(e.getKey(), writer.toByteArray());
+            out.put(e.getKey(), ClassBytes.write(e.getValue()));
         }
         return out;
     }
@@ -192,20 +189,10 @@ public final class PatchPlan {
     private static ClassNode node(Map<String, ClassNode> nodes, Map<String, byte[]> stock, String owner) {
         ClassNode node = nodes.get(owner);
         if (node == null) {
-            node = new ClassNode();
-            new ClassReader(stock.get(owner)).accept(node, ClassReader.EXPAND_FRAMES);
+            node = ClassBytes.read(stock.get(owner));
             nodes.put(owner, node);
         }
         return node;
-    }
-
-    private static MethodNode method(ClassNode cls, MethodRef ref) throws PatchException {
-        for (MethodNode m : cls.methods) {
-            if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
-                return m;
-            }
-        }
-        throw new PatchException("method " + ref + " not found");
     }
 
     /**

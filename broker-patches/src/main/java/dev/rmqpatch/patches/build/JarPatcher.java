@@ -24,12 +24,12 @@ import java.util.jar.Manifest;
 import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
+import dev.rmqpatch.patches.transform.ClassBytes;
 import dev.rmqpatch.patches.transform.ClassPool;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
 import dev.rmqpatch.patches.transform.Switch;
-import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -127,7 +127,7 @@ public final class JarPatcher {
                     if (e.getValue().getName().equals(jar.getName())) {
                         String owner = e.getKey();
                         ClassNode cls = patchedClasses.get(owner);
-                        replaced.put(owner + ".class", write(cls));
+                        replaced.put(owner + ".class", ClassBytes.write(cls));
                         about.put(owner + ".class", new String[] {join(labelsByClass.get(owner)),
                             methodsChanged(methodsByClass.get(owner), pool.classNode(owner), cls)});
                     }
@@ -155,7 +155,7 @@ public final class JarPatcher {
             patchedClasses.put(target.owner, cls);
         }
         try {
-            edit.apply(cls, method(cls, target), sw);
+            edit.apply(cls, ClassBytes.method(cls, target), sw);
         } catch (PatchException e) {
             throw new PatchException(label + ": " + e.getMessage());
         }
@@ -174,22 +174,6 @@ public final class JarPatcher {
         }
         java.util.Collections.sort(jars);
         return jars;
-    }
-
-    private static MethodNode method(ClassNode cls, MethodRef ref) throws PatchException {
-        for (MethodNode m : cls.methods) {
-            if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
-                return m;
-            }
-        }
-        throw new PatchException("method " + ref + " not found");
-    }
-
-    /** Frames are kept (expanded) from the stock class and extended by the edits; only max stack/locals are recomputed. */
-    private static byte[] write(ClassNode cls) {
-        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        cls.accept(writer);
-        return writer.toByteArray();
     }
 
     /**

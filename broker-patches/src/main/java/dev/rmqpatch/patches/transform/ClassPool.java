@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
-import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
@@ -67,9 +66,7 @@ public final class ClassPool implements AutoCloseable {
         if (b == null) {
             return null;
         }
-        ClassNode node = new ClassNode();
-        new ClassReader(b).accept(node, ClassReader.EXPAND_FRAMES);
-        return node;
+        return ClassBytes.read(b);
     }
 
     /** Fails unless the method exists in the pool; with {@code publicStatic}, it must also be public static. */

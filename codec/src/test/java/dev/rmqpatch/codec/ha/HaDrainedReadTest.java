@@ -11,22 +11,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketAddress;
-import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.rmqpatch.codec.Seeds;
@@ -321,14 +316,13 @@ class HaDrainedReadTest {
     private static final Object END = "end of stream";
     private static final Object ERROR = "error";
 
-    static final class ScriptedChannel extends SocketChannel {
+    static final class ScriptedChannel extends FakeSocketChannel {
         final Deque<Object> script = new ArrayDeque<>();
         private int headUsed;
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         long readCalls;
 
         ScriptedChannel(List<Object> items) {
-            super(SelectorProvider.provider());
             script.addAll(items);
         }
 
@@ -373,89 +367,6 @@ class HaDrainedReadTest {
                 out.write(src.get());
             }
             return n;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs, int offset, int length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long read(ByteBuffer[] dsts, int offset, int length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public SocketChannel bind(SocketAddress local) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <T> SocketChannel setOption(SocketOption<T> name, T value) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <T> T getOption(SocketOption<T> name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Set<SocketOption<?>> supportedOptions() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public SocketChannel shutdownInput() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public SocketChannel shutdownOutput() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Socket socket() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean isConnected() {
-            return true;
-        }
-
-        @Override
-        public boolean isConnectionPending() {
-            return false;
-        }
-
-        @Override
-        public boolean connect(SocketAddress remote) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean finishConnect() {
-            return true;
-        }
-
-        @Override
-        public SocketAddress getRemoteAddress() {
-            return null;
-        }
-
-        @Override
-        public SocketAddress getLocalAddress() {
-            return null;
-        }
-
-        @Override
-        protected void implCloseSelectableChannel() {
-        }
-
-        @Override
-        protected void implConfigureBlocking(boolean block) {
         }
     }
 
