@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.it;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,14 @@ class CtrlCIT {
             // 2 agents, name server, broker, jstat.
             assertTrue(children.size() >= 4, "children: " + children.size());
             new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
-            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the coordinator exited after SIGINT");
+            if (!run.waitFor(60, TimeUnit.SECONDS)) {
+                // Seen once in CI (not reproduced in 4 runs alone): keep what the coordinator was doing for the next reader.
+                Path stacks = dir.resolve("stacks.txt");
+                new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(run.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(stacks.toFile()).start().waitFor(30, TimeUnit.SECONDS);
+                fail("the coordinator did not exit within 60 s of SIGINT; its output:\n" + Files.readString(out) + "\nits threads:\n"
+                    + Files.readString(stacks));
+            }
             for (ProcessHandle child : children) {
                 child.onExit().get(30, TimeUnit.SECONDS);
                 assertFalse(child.isAlive(), "child " + child.pid() + " " + child.info().command().orElse("") + " still runs");
