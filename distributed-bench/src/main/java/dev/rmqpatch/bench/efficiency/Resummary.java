@@ -81,12 +81,6 @@ public final class Resummary {
                 w.placement = (w.pinned ? Placement.PINNED : Placement.UNPINNED).label;
             }
         }
-        for (int i = 0; i < r.cells.size(); i++) {
-            EfficiencyResults.CellResult c = r.cells.get(i);
-            if (c.placement == null) {
-                c.placement = (c.pinned ? Placement.PINNED : Placement.UNPINNED).label;
-            }
-        }
         if (r.profile != null) {
             throw new IllegalArgumentException(dir + " was profiled: its table's profile section is built from the profiles, which "
                 + "summarize does not read; nothing was rewritten");
@@ -124,7 +118,7 @@ public final class Resummary {
     }
 
     private static String key(EfficiencyResults.CellResult c, String variant) {
-        return c.rateMsgPerS + "/" + c.placement + "/" + variant;
+        return c.rateMsgPerS + "/" + AcrossRuns.placement(c) + "/" + variant;
     }
 
     private static void write(Path dir, EfficiencyResults r, PrintStream out, long started) {
