@@ -11,6 +11,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -26,6 +27,8 @@ final class AcrossRunsChart {
         CpuMeasure main = a.mainFigure == null ? CpuMeasure.BROKER : CpuMeasure.valueOf(a.mainFigure);
         XYChart chart = EfficiencyChart.chart((main == CpuMeasure.PAIR ? "Pair " : "") + "CPU/msg ratio to " + a.baseline
             + ": runs 1-" + a.runsPlanned + ", across runs at " + (a.runsPlanned + 1), "run", "ratio");
+        // One legend entry per variant, each carrying its across-run interval: stacked, a row would cut the second off.
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         int color = 1;
         double offset = 0;
         for (AcrossRunsResults.VariantAcrossRuns v : a.variants) {
