@@ -67,7 +67,10 @@ public final class ClientDelivery {
             return;
         }
         boolean install = args.length > 0 && args[0].equals("install");
-        Map<String, String> opts = parse(args, install ? 1 : 0);
+        Map<String, String> opts = parse(args, install ? 1 : 0, install
+            ? new String[] {"--from", "--to", "--skip-patches"}
+            : new String[] {"--rocketmq-version", "--patched-lib", "--maven-repo", "--project-version", "--tools-jar",
+                "--out", "--skip-patches"});
         if (Boolean.parseBoolean(opts.get("--skip-patches"))) {
             System.out.println("[rmqpatch] patches skipped (-Dpatches.skip=true): no patched client jars");
             return;
@@ -493,12 +496,16 @@ public final class ClientDelivery {
         Files.write(f.toPath(), text.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Map<String, String> parse(String[] args, int from) {
+    private static Map<String, String> parse(String[] args, int from, String[] known) {
         Map<String, String> opts = new LinkedHashMap<String, String>();
         for (int i = from; i < args.length; i += 2) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --name value pairs, got " + java.util.Arrays.toString(args)
                     + " (see --help)");
+            }
+            if (!java.util.Arrays.asList(known).contains(args[i])) {
+                throw new IllegalArgumentException("unknown option " + args[i] + "; known: "
+                    + java.util.Arrays.toString(known) + " (see --help)");
             }
             opts.put(args[i], args[i + 1]);
         }
