@@ -6,9 +6,9 @@
 #                         e.g. --rocketmq-version 4.9.1 --stock-only for comparisons); tests are not run
 #   --skip-tests          package without running unit and integration tests
 #   -h, --help            this text
-# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/ and the Java agent
-# java-agent/target/rmqpatch-agent.jar. Other versions' folders are left alone (no clean), so 4.9.0 and 4.9.1
-# distributions can sit side by side.
+# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/,
+# rocketmq-V-client-patched/ (the client jars for applications) and the Java agent java-agent/target/rmqpatch-agent.jar.
+# Other versions' folders are left alone (no clean), so 4.9.0 and 4.9.1 distributions can sit side by side.
 # Environment: MVN (Maven command, default mvn), JAVA_HOME (JDK 17+ to build; the result runs on JDK 8+).
 set -euo pipefail
 
@@ -62,4 +62,5 @@ echo "[build] stock:   $OUT/rocketmq-$VERSION-stock/"
 if [ "$STOCK_ONLY" = false ]; then
   echo "[build] patched: $OUT/rocketmq-$VERSION-patched/ (see PATCHES.md there; check with bin/rmqpatch-info)"
   echo "[build] agent:   java-agent/target/rmqpatch-agent.jar (-javaagent: on stock $VERSION; see docs/patched-broker.md)"
+  echo "[build] client:  $OUT/rocketmq-$VERSION-client-patched/ (for applications; see docs/application-teams.md)"
 fi

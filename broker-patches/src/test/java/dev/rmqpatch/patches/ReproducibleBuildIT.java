@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Builds codec and broker-patches (with local-cluster, which broker-patches' tests need) a second time, from a copy of the sources in a temp folder, in another time
  * zone and some seconds later, and compares every file of the patched distribution's lib/ and tools/, its
- * SHA256SUMS and records with the ones this build made: an operator who rebuilds the same commit must get the
+ * SHA256SUMS and records, and every file of the client delivery, with the ones this build made: an operator who rebuilds the same commit must get the
  * same bytes, or published sums mean nothing.
  */
 class ReproducibleBuildIT {
@@ -61,6 +61,25 @@ class ReproducibleBuildIT {
             }
         }
         assertEquals(List.of(), differ, "files whose bytes differ between two builds of the same sources");
+
+        // The client delivery (ClientDelivery): its jars, POMs, README and sums.
+        String client = "broker-patches/target/rocketmq-" + version + "-client-patched";
+        Map<String, String> firstClient = allFiles(root.resolve(client));
+        assertTrue(firstClient.keySet().stream().anyMatch(k -> k.startsWith("pom/")), firstClient.keySet().toString());
+        assertEquals(firstClient, allFiles(copy.resolve(client)), "the client delivery, file by file");
+    }
+
+    /** Every file under a folder by relative path, with its sha256. */
+    private static Map<String, String> allFiles(Path dir) throws IOException {
+        Map<String, String> h = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) s::iterator) {
+                if (Files.isRegularFile(f)) {
+                    h.put(dir.relativize(f).toString(), PatchRecord.sha256(Files.readAllBytes(f)));
+                }
+            }
+        }
+        return h;
     }
 
     /** lib/, tools/, record/, SHA256SUMS and PATCHES.md by relative path, with their sha256. */

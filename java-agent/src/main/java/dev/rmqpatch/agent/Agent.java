@@ -50,9 +50,10 @@ public final class Agent {
         StringBuilder sb = new StringBuilder();
         sb.append("rmqpatch-agent: rmqpatch's patches for Apache RocketMQ 4.9.0, applied as classes load.\n\n")
             .append("Usage: add to the JVM's flags (the broker's and name server's JAVA_OPT, or any java command")
-            .append(" line)\n")
+            .append(" line,\n  an application's too, fat jar or not)\n")
             .append("  -javaagent:/path/to/rmqpatch-agent.jar   every patch below, on stock 4.9.0 jars\n")
             .append("  -D").append(SWITCH_PROPERTY).append("=P7,S2                 turns those patches off at start\n")
+            .append("  -D").append(SWITCH_PROPERTY).append("=all                   every patch off (stock code paths)\n")
             .append("Roll back: remove -javaagent and restart. Refused (one line on stderr, RocketMQ runs stock)")
             .append(" when the\nRocketMQ seen is not 4.9.0 or its jars are rmqpatch's rewritten ones; a patch whose")
             .append(" classes do not\nmatch is left out whole. See docs/patched-broker.md.\n\nPatches:\n");

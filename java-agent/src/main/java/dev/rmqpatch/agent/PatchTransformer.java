@@ -119,8 +119,12 @@ final class PatchTransformer implements ClassFileTransformer {
             Agent.say(why + ": no patch applied to " + who + ", its RocketMQ classes run stock");
             return new LoaderState(null);
         }
+        // The one line an application team reads to see what runs in its JVM: the patches by label, and the switch.
+        String off = System.getProperty(Agent.SWITCH_PROPERTY);
         Agent.say("RocketMQ " + plan.version() + " in " + who + ": " + plan.appliedLabels().size() + " patches on "
-            + plan.patched().size() + " classes as they load (-D" + Agent.SWITCH_PROPERTY + "=ID turns one off)"
+            + plan.patched().size() + " classes as they load " + plan.appliedLabels()
+            + (off == null || off.trim().isEmpty() ? " (-D" + Agent.SWITCH_PROPERTY + "=ID turns one off, =all every one)"
+                : " (switched off by -D" + Agent.SWITCH_PROPERTY + "=" + off.trim() + ")")
             + (plan.dropped().isEmpty() ? "" : "; not applied: " + plan.dropped().keySet()));
         return new LoaderState(plan);
     }

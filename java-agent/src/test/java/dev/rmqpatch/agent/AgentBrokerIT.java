@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * The STOCK 4.9.0 distribution (broker-patches' rocketmq-4.9.0-stock, its own bin/ scripts) with
  * {@code -javaagent:rmqpatch-agent.jar} in the name server's and broker's JAVA_OPT, on JDK 8 where one can be had:
  * both report every patch at start, exactly as the patched jars do; a stock 4.9.0 client sends and reads back; the
- * CommitLog holds no WAIT property (P3, which only a patched broker leaves out). Then the broker is killed and
- * restarted on the same store with every patch switched off (-Drmqpatch.disable): it reports none active, and what it stores carries
+ * CommitLog holds no WAIT property (P3, which only a patched broker leaves out); an application packaged as a Spring
+ * Boot fat jar runs against it with only the agent added, then with every patch off ({@link FatJarApplication}). Then
+ * the broker is killed and restarted on the same store with every patch switched off (-Drmqpatch.disable): it reports none active, and what it stores carries
  * WAIT again, as stock's does.
  */
 class AgentBrokerIT {
@@ -79,6 +80,9 @@ class AgentBrokerIT {
             roundTrip(cluster, "agent-on");
             assertEquals(0, count(cluster.commitLogDir()), "the patched broker stores no WAIT (P3)");
             lap("round trip, CommitLog read", t0);
+            // The same broker serves an application's Spring Boot fat jar run with only -javaagent added.
+            FatJarApplication.check(cluster.namesrvAddr(), dir);
+            lap("fat-jar application with the agent, then with -Drmqpatch.disable=all", t0);
 
             long killed = cluster.brokerPid();
             assertEquals(1, codecFolders(killed).size(), "the agent's folder for the codec jar, named by its pid");

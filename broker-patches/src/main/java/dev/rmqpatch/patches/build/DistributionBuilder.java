@@ -153,7 +153,7 @@ public final class DistributionBuilder {
         });
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -13,8 +13,11 @@ import java.util.Set;
  */
 public final class PatchSwitches {
 
-    /** The start-up switch: comma-separated patch ids to turn off. */
+    /** The start-up switch: comma-separated patch ids to turn off, or {@value #ALL} for every one. */
     public static final String SYSTEM_PROPERTY = "rmqpatch.disable";
+
+    /** {@code -Drmqpatch.disable=all}: every patch off, without listing the ids (a roll-back that outlives new ids). */
+    public static final String ALL = "all";
 
     /** Manifest attribute of a rewritten jar that lists its patches ("P1 header-decode, P4 ..."). */
     public static final String MANIFEST_ATTRIBUTE = "RocketMQ-Patches";
@@ -78,7 +81,7 @@ public final class PatchSwitches {
 
     /**
      * Parses a {@value #SYSTEM_PROPERTY} value: ids separated by commas, blanks ignored, case as listed in
-     * {@link #IDS}. Null or blank means none.
+     * {@link #IDS}; {@value #ALL} stands for every id. Null or blank means none.
      *
      * @throws IllegalArgumentException naming every unknown id and the known ones
      */
@@ -93,7 +96,9 @@ public final class PatchSwitches {
             if (id.isEmpty()) {
                 continue;
             }
-            if (IDS.contains(id)) {
+            if (id.equals(ALL)) {
+                ids.addAll(IDS);
+            } else if (IDS.contains(id)) {
                 ids.add(id);
             } else {
                 unknown.add(id);
@@ -101,7 +106,7 @@ public final class PatchSwitches {
         }
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("-D" + SYSTEM_PROPERTY + "=" + value + " names unknown patch id(s) "
-                + unknown + "; the known ids are " + IDS);
+                + unknown + "; the known ids are " + IDS + " (or " + ALL + ")");
         }
         return Collections.unmodifiableSet(ids);
     }

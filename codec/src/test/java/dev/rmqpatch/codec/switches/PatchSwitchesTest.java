@@ -33,6 +33,14 @@ class PatchSwitchesTest {
     }
 
     @Test
+    void allTurnsEveryPatchOff() {
+        assertEquals(PatchSwitches.IDS, List.copyOf(PatchSwitches.parse("all")));
+        assertEquals(Set.copyOf(PatchSwitches.IDS), PatchSwitches.parse(" P3, all "));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PatchSwitches.parse("ALL"));
+        assertTrue(e.getMessage().contains("(or all)"), e.getMessage());
+    }
+
+    @Test
     void unknownIdsAreAClearError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PatchSwitches.parse("P1,p2,P99"));
         assertTrue(e.getMessage().contains("[p2, P99]") && e.getMessage().contains("-Drmqpatch.disable=P1,p2,P99")
