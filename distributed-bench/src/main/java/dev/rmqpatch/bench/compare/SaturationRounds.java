@@ -123,7 +123,10 @@ public final class SaturationRounds {
                 results.rateMsgPerS = r.workload == null ? 0 : r.workload.producerRate;
             }
             CompareResults.VariantResult vr = find(results, run.variant());
-            vr.rounds.add(Summarizer.round(run.round(), r, dir.relativize(file).toString()));
+            CompareResults.RoundResult x = Summarizer.round(run.round(), r, dir.relativize(file).toString());
+            // The coordinator's machine is not the brokers': CPU used there by other processes says nothing about them.
+            x.otherCpuCores = null;
+            vr.rounds.add(x);
             runs.get(run.variant()).add(r);
             if (vr.rounds.size() == 1) {
                 Map<String, Object> d = variantEntry(variantsMeta, run.variant());
