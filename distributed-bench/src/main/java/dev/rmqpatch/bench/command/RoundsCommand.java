@@ -34,7 +34,9 @@ public final class RoundsCommand {
         "The saturation comparison's rounds run by something else: scripts/run-distributed.sh --variants A,B starts a fresh",
         "cluster of one variant on its hosts for each run and runs bench run against it. Without --merge: checks the variants",
         "and prints the baseline (\"baseline V\") and the order of the runs, one \"run ROUND VARIANT\" line each, in the",
-        "order compare's saturation plan runs them. With --merge: the merged results of the rounds there so far."))
+        "order compare's saturation plan runs them. With --merge: the merged results of the rounds there so far.",
+        "",
+        "Variants are named as compare names them (\"Variants above\" below means compare --help's list)."))
         .section("Options:", CompareCommand.VARIANTS.defaultingTo(null, "none: give two or more"), SaturationPlan.ROUNDS,
             CompareCommand.BASELINE, MERGE, COMMAND, RUNNING)
         .epilogue("-h, --help: this text. Exit status: 0 ok; 1 the merge could not be written; 2 wrong arguments.");
