@@ -47,9 +47,9 @@ Commands:
 Options:
   -c, --cluster FILE   cluster file (format: deploy/examples/cluster-8hosts.conf, docs/bare-metal.md)
   --variant V          override the file's variant: 4.9.0 | 4.9.0-tuned | 4.9.0-patched | 4.9.1 ...
-  --variants A,B       several variants at once, as scripts/run-distributed.sh --efficiency deploys them (the
+  --variants A,B       several variants at once, as scripts/run-distributed.sh --variants A,B deploys them (the
                        second's name servers and brokers as instances *-v2, on their ports + variant_port_offset);
-                       e.g. stop what run-distributed.sh --efficiency --keep-running left running
+                       e.g. stop what run-distributed.sh --variants A,B [--efficiency] --keep-running left running
   --set KEY=VALUE      override any setting of the file (repeatable), e.g. --set broker_heap=2g
   --out DIR            collect: target folder (default results/collect-<timestamp>)
   --wait S             replication: seconds to wait for slaves to catch up (default 30)

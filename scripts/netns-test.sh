@@ -10,6 +10,7 @@
 # Usage: scripts/netns-test.sh [--transport netns|ssh] [--broker-jmx on|tls] [--variant V] [--workload FILE [--payload-dir DIR]]
 #                              [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --efficiency [--transport netns|ssh] [--broker-jmx on|tls] [--timeout S] [--out DIR] [--keep]
+#        scripts/netns-test.sh --saturation-ab [--transport netns|ssh] [--broker-jmx on|tls] [--timeout S] [--out DIR] [--keep]
 #        scripts/netns-test.sh --up | --down
 #   --transport T netns (default): commands reach the hosts through `ip netns exec`;
 #                 ssh: through sshd in every namespace host (needs openssh-server installed; its service need not
@@ -29,7 +30,14 @@
 #                 JMX ports, every measured window of each variant with master and slave CPU per message > 0), the
 #                 patched variant's pair ratio has its interval, and every measured window held the rate without a
 #                 failed send. The access checks below are the default run's and are skipped
-#   --timeout S   bound for the run itself (default 240); setup and cleanup add a few seconds
+#   --saturation-ab  instead: run-distributed.sh --variants 4.9.0-tuned,4.9.0-patched --rounds 2 (the saturation A/B:
+#                 interleaved rounds, each a fresh SYNC_MASTER + SLAVE of one variant, the second on ports + 1000;
+#                 4 s measured per round, about 4 minutes on 2 busy cores); then checked: the run succeeded, the merged
+#                 results.json has both variants with 2 rounds each, every round ok with msg/s > 0 and its own
+#                 results.json kept, ratios to the baseline and the spread verdict, every round started on an empty
+#                 CommitLog (a fresh store) and its slave caught up, table.txt, chart.png and summary.txt written.
+#                 The access checks are skipped here too
+#   --timeout S   bound for the run itself (default 240; --saturation-ab 480); setup and cleanup add a few seconds
 #   --out DIR     results folder (default target/netns-test/<timestamp>); kept after the test
 #   --keep        keep the namespace hosts' folders (dists, stores, logs) under /tmp for inspection
 #   --up          only create the namespace hosts of deploy/examples/netns.conf under its own names
@@ -59,9 +67,11 @@ PROG=netns-test.sh
 . "$ROOT/deploy/lib/cluster.sh"
 
 EXAMPLE="$ROOT/deploy/examples/netns.conf"
-VARIANT="" TIMEOUT=240 OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on WORKLOAD="" PAYLOAD_DIR="" EFFICIENCY=0
+VARIANT="" TIMEOUT="" OUT="" KEEP=0 MODE=test TRANSPORT=netns JMX_MODE=on WORKLOAD="" PAYLOAD_DIR="" EFFICIENCY=0 SATAB=0
 # --efficiency: the variants, and the fixed total rate of its windows (msg/s; far below what 2 cores saturate at here).
 EFF_PAIR=4.9.0-tuned,4.9.0-patched EFF_RATE=300
+# --saturation-ab: the same pair, rounds per variant and measured seconds per round.
+AB_ROUNDS=2 AB_DURATION=4
 while [ $# -gt 0 ]; do
   case "$1" in
     --up) MODE=up; shift ;;
@@ -72,6 +82,7 @@ while [ $# -gt 0 ]; do
     --workload) WORKLOAD=${2:?--workload needs a file}; shift 2 ;;
     --payload-dir) PAYLOAD_DIR=${2:?--payload-dir needs a folder}; shift 2 ;;
     --efficiency) EFFICIENCY=1; shift ;;
+    --saturation-ab) SATAB=1; shift ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
     --out) OUT=${2:?--out needs a folder}; shift 2 ;;
     --keep) KEEP=1; shift ;;
@@ -79,6 +90,7 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1' (see --help)" 2 ;;
   esac
 done
+TIMEOUT=${TIMEOUT:-$([ "$SATAB" = 1 ] && echo 480 || echo 240)}
 [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "--timeout needs whole seconds" 2
 case "$TRANSPORT" in netns|ssh) ;; *) die "--transport must be netns or ssh, not '$TRANSPORT'" 2 ;; esac
 case "$JMX_MODE" in on|tls) ;; *) die "--broker-jmx must be on or tls, not '$JMX_MODE'" 2 ;; esac
@@ -87,6 +99,8 @@ case "$JMX_MODE" in on|tls) ;; *) die "--broker-jmx must be on or tls, not '$JMX
 [ -z "$PAYLOAD_DIR" ] || [ -d "$PAYLOAD_DIR" ] || die "--payload-dir $PAYLOAD_DIR is not a folder" 2
 [ "$EFFICIENCY" = 0 ] || { [ -z "$WORKLOAD" ] && [ -z "$VARIANT" ]; } || die "--efficiency runs its own pair of variants ($EFF_PAIR) without a workload file: no --workload or --variant" 2
 [ "$EFFICIENCY" = 0 ] || [ "$MODE" = test ] || die "--efficiency goes without --up and --down" 2
+[ "$SATAB" = 0 ] || { [ -z "$WORKLOAD" ] && [ -z "$VARIANT" ] && [ "$EFFICIENCY" = 0 ] && [ "$MODE" = test ]; } \
+  || die "--saturation-ab runs its own pair of variants ($EFF_PAIR) without a workload file: no --workload, --variant, --efficiency, --up or --down" 2
 
 skip() { echo "$PROG: SKIPPED: $*" >&2; exit 77; }
 
@@ -108,7 +122,7 @@ if [ "$MODE" = test ]; then
   NETNS_ROOT="/tmp/rmqpatch-netns-$$"
   SET_OVERRIDES=("netns_prefix=$PREFIX" "netns_root=$NETNS_ROOT" "secrets_dir=$NETNS_ROOT/secrets" "broker_jmx=$JMX_MODE")
   [ -n "$VARIANT" ] && SET_OVERRIDES+=("variant=$VARIANT")
-  [ "$EFFICIENCY" = 0 ] || IFS=, read -r -a EFF_VARIANTS <<< "$EFF_PAIR"
+  [ "$EFFICIENCY" = 0 ] && [ "$SATAB" = 0 ] || IFS=, read -r -a EFF_VARIANTS <<< "$EFF_PAIR"
   cluster_load "$EXAMPLE"
 else
   cluster_load "$EXAMPLE"
@@ -261,6 +275,11 @@ if [ "$EFFICIENCY" = 1 ]; then
   # The access checks are the default run's; run-distributed.sh stops everything itself.
   KEEP_RUNNING=()
 fi
+if [ "$SATAB" = 1 ]; then
+  # Short rounds; the example's warm-up (2 s).
+  RUN_ARGS+=(--variants "$EFF_PAIR" --rounds "$AB_ROUNDS" --duration "$AB_DURATION")
+  KEEP_RUNNING=()
+fi
 log "running scripts/run-distributed.sh -c deploy/examples/netns.conf ${SETS[*]} ${RUN_ARGS[*]} (transport $TRANSPORT, bounded: $TIMEOUT s)"
 RUN_RC=0
 # --keep-running: the access checks below need the brokers and agents up; the namespaces' cleanup stops them.
@@ -278,19 +297,26 @@ case "$RUN_RC" in
   *) fail "run-distributed.sh exited $RUN_RC" ;;
 esac
 
-# Replication: every slave at its master's offset, and the master holds data.
-REPL="$OUT/replication.txt"
-if [ -s "$REPL" ]; then
-  while read -r bname bid mo so behind; do
-    if [[ "$mo" =~ ^[0-9]+$ ]] && [[ "$so" =~ ^[0-9]+$ ]] && [ "$mo" -gt 0 ] && [ "$so" = "$mo" ]; then
-      pass "slave $bname/$bid caught up: CommitLog max offset $so = master's $mo"
-    else
-      fail "slave $bname/$bid did not catch up: master offset $mo, slave offset $so"
-    fi
-  done < "$REPL"
-else
-  fail "no replication check ($REPL missing or empty)"
+# Replication: every slave at its master's offset, and the master holds data (--saturation-ab: after every round).
+REPLS=("$OUT/replication.txt")
+if [ "$SATAB" = 1 ]; then
+  REPLS=()
+  for v in ${EFF_PAIR//,/ }; do for ((r = 1; r <= AB_ROUNDS; r++)); do REPLS+=("$OUT/runs/$r-$v/replication.txt"); done; done
 fi
+for REPL in "${REPLS[@]}"; do
+  where=""; [ "$SATAB" = 0 ] || where=" (round $(basename "$(dirname "$REPL")"))"
+  if [ -s "$REPL" ]; then
+    while read -r bname bid mo so behind; do
+      if [[ "$mo" =~ ^[0-9]+$ ]] && [[ "$so" =~ ^[0-9]+$ ]] && [ "$mo" -gt 0 ] && [ "$so" = "$mo" ]; then
+        pass "slave $bname/$bid caught up$where: CommitLog max offset $so = master's $mo"
+      else
+        fail "slave $bname/$bid did not catch up$where: master offset $mo, slave offset $so"
+      fi
+    done < "$REPL"
+  else
+    fail "no replication check$where ($REPL missing or empty)"
+  fi
+done
 
 RJ="$OUT/results.json"
 if [ "$EFFICIENCY" = 1 ]; then
@@ -331,6 +357,56 @@ if [ "$EFFICIENCY" = 1 ]; then
     for f in table.txt chart.png summary.txt; do [ -s "$OUT/$f" ] && pass "$f written" || fail "no $f in $OUT"; done
   }
   efficiency_checks
+  ELAPSED=$(( $(now_s) - T0 ))
+  if [ "${#FAILS[@]}" -gt 0 ]; then
+    log "FAILED (${#FAILS[@]} check(s)) after $ELAPSED s; results and logs: $OUT"
+    exit 1
+  fi
+  log "PASSED after $ELAPSED s; results and logs: $OUT"
+  exit 0
+fi
+if [ "$SATAB" = 1 ]; then
+  satab_checks() {
+    [ -f "$RJ" ] || { fail "no merged results.json in $OUT"; return; }
+    j() { json_eval "$RJ" "$1" "$2"; }
+    local status v n r base rt rc rp ov
+    status=$(j '.status' 'd["status"]')
+    [ "$status" = ok ] && pass "merged results status ok" || fail "merged results status '$status': $(j '.error' 'd.get("error")')"
+    [ "$(j '.mode' 'd["mode"]')" = saturation ] && pass "results.json is compare's saturation results (mode saturation)" || fail "results.json mode is not saturation"
+    n=$(j '[.variants[].name] | join(",")' '",".join(v["name"] for v in d["variants"])')
+    [ "$n" = "$EFF_PAIR" ] && pass "both variants merged: $n" || fail "variants in results.json: '$n', expected $EFF_PAIR"
+    base=${EFF_PAIR%%,*}
+    [ "$(j '.baseline' 'd["baseline"]')" = "$base" ] && pass "baseline $base" || fail "baseline is not $base"
+    for v in ${EFF_PAIR//,/ }; do
+      n=$(j "[.variants[] | select(.name == \"$v\") | .rounds[] | select(.status == \"ok\" and .tps > 0) | .round | tostring] | join(\",\")" \
+        "','.join(str(r['round']) for x in d['variants'] if x['name'] == '$v' for r in x['rounds'] if r['status'] == 'ok' and r['tps'] > 0)")
+      [ "$n" = "$(seq -s, 1 "$AB_ROUNDS")" ] && pass "$v: $AB_ROUNDS rounds ($n), each ok with msg/s > 0: $(j "[.variants[] | select(.name == \"$v\") | .tps.rounds[] | floor | tostring] | join(\", \")" "', '.join(str(int(t)) for x in d['variants'] if x['name'] == '$v' for t in x['tps']['rounds'])") msg/s" \
+        || fail "$v: rounds ok with msg/s > 0: '$n', expected $(seq -s, 1 "$AB_ROUNDS")"
+      for ((r = 1; r <= AB_ROUNDS; r++)); do
+        [ "$(json_eval "$OUT/runs/$r-$v/results.json" '.result.status' 'd["result"]["status"]' 2>/dev/null)" = ok ] \
+          && [ -d "$OUT/runs/$r-$v/hosts" ] || fail "round $r of $v: no results.json of its own (or no collected logs) in $OUT/runs/$r-$v"
+        # A fresh store: every master's CommitLog was empty once its brokers were up, before the round's load.
+        if [ -s "$OUT/runs/$r-$v/store.txt" ] && awk '$2 != "0" { bad = 1 } END { exit bad }' "$OUT/runs/$r-$v/store.txt"; then
+          pass "round $r of $v started on a fresh store: $(awk '{ printf "%s%s CommitLog max offset %s", sep, $1, $2; sep = ", " }' "$OUT/runs/$r-$v/store.txt")"
+        else
+          fail "round $r of $v did not start on an empty CommitLog: $(cat "$OUT/runs/$r-$v/store.txt" 2>/dev/null || echo 'no store.txt')"
+        fi
+      done
+    done
+    v=${EFF_PAIR#*,}
+    n=$(j ".variants[] | select(.name == \"$v\") | \"\(.ratioToBaseline.tps) \(.ratioToBaseline.brokerCpuUsPerMsg) \(.ratioToBaseline.p99) \(.rangeOverlapsBaseline.tps)\"" \
+      "(lambda x: '%s %s %s %s' % (x['ratioToBaseline'].get('tps'), x['ratioToBaseline'].get('brokerCpuUsPerMsg'), x['ratioToBaseline'].get('p99'), str(x['rangeOverlapsBaseline'].get('tps')).lower()))([x for x in d['variants'] if x['name'] == '$v'][0])")
+    read -r rt rc rp ov <<< "$n"
+    if [[ "$rt" =~ ^[0-9.eE+-]+$ ]] && [[ "$rc" =~ ^[0-9.eE+-]+$ ]] && [[ "$rp" =~ ^[0-9.eE+-]+$ ]] && [[ "$ov" =~ ^(true|false)$ ]]; then
+      pass "$v / $base: msg/s $(printf %.3f "$rt")x, broker CPU/msg $(printf %.3f "$rc")x, p99 $(printf %.3f "$rp")x, ranges overlap: $ov (2 short rounds: the run checks the machinery, not the figure)"
+    else
+      fail "$v: ratios to the baseline and the spread verdict missing in results.json ($n)"
+    fi
+    grep -q "^$v vs $base: msg/s .*(\(within the round-to-round spread\|outside the spread\))" "$OUT/table.txt" 2>/dev/null \
+      && pass "table.txt has the spread verdict: $(grep "^$v vs $base" "$OUT/table.txt")" || fail "no spread verdict for $v in table.txt"
+    for f in table.txt chart.png summary.txt; do [ -s "$OUT/$f" ] && pass "$f written" || fail "no $f in $OUT"; done
+  }
+  satab_checks
   ELAPSED=$(( $(now_s) - T0 ))
   if [ "${#FAILS[@]}" -gt 0 ]; then
     log "FAILED (${#FAILS[@]} check(s)) after $ELAPSED s; results and logs: $OUT"

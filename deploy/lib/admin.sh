@@ -1,6 +1,6 @@
 # One job: what the name servers and brokers report, through RocketMQ's mqadmin on the first name server's host:
 # every broker registered, and each slave's CommitLog offset against its master's (sourced; needs common.sh,
-# cluster.sh, transport.sh).
+# cluster.sh, transport.sh). With ONLY_SLOT set (instances.sh), the brokers of that variant slot only.
 
 # mqadmin on the first name server's host (it has the distribution).
 admin_host() { hosts_with namesrv | head -1; }
@@ -18,6 +18,7 @@ wait_registered() {
   local id deadline missing out s ns
   deadline=$(( $(now_s) + ${CFG[start_timeout]} ))
   for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
+    [ -z "${ONLY_SLOT:-}" ] || [ "$s" = "$ONLY_SLOT" ] || continue
     ns=${NAMESRV_ADDRS[$s]%%;*}
     while :; do
       out=$(mqadmin clusterList -n "$ns" 2>&1) || true
@@ -57,6 +58,7 @@ replication_check() {
     : > "$file.tmp"
     for id in "${INSTANCES[@]}"; do
       [ "${I_BROLE[$id]:-}" = SLAVE ] || continue
+      [ -z "${ONLY_SLOT:-}" ] || [ "${I_SLOT[$id]}" = "$ONLY_SLOT" ] || continue
       m=${I_MASTER[$id]}
       # With several variants deployed (--variants), brokerName@variant.
       bn=${I_BNAME[$id]}
@@ -82,4 +84,17 @@ print_replication() {
   local file=$1
   printf '  %-28s %-3s %16s %16s %12s\n' brokerName id masterOffset slaveOffset behindBytes
   awk '{ printf "  %-28s %-3s %16s %16s %12s\n", $1, $2, $3, $4, $5 }' "$file"
+}
+
+# store_check FILE: every master's (of ONLY_SLOT, when set) CommitLog max offset, one "instance offset" line each:
+# right after a fresh start it is 0 (the topics are not created yet), unless the store was not deleted.
+store_check() {
+  local file=$1 id o
+  : > "$file"
+  for id in "${INSTANCES[@]}"; do
+    [ "${I_KIND[$id]}" = broker ] && [ "${I_BID[$id]}" = 0 ] || continue
+    [ -z "${ONLY_SLOT:-}" ] || [ "${I_SLOT[$id]}" = "$ONLY_SLOT" ] || continue
+    o=$(broker_offset "${HADDR[${I_HOST[$id]}]}:${I_PORT[$id]}")
+    echo "$id ${o:-?}" >> "$file"
+  done
 }

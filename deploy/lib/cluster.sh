@@ -84,7 +84,8 @@ INSTANCES=()
 declare -A I_HOST=() I_DIR=() I_KIND=() I_PORT=() I_BNAME=() I_BID=() I_BROLE=() I_MASTER=()
 NAMESRV_ADDR=""
 AGENT_ADDRS=()
-# The variants deployed at once (scripts/run-distributed.sh --efficiency --variants A,B; deploy.sh --variants): set
+# The variants deployed at once (scripts/run-distributed.sh --variants A,B, with or without --efficiency; deploy.sh
+# --variants; the saturation A/B runs one slot at a time: ONLY_SLOT, instances.sh): set
 # EFF_VARIANTS before cluster_load; empty = the one variant of the file (or --variant). VARIANTS: what was planned;
 # slot S is VARIANTS[S], its name servers NAMESRV_ADDRS[S]; every name server and broker has I_SLOT; use_slot S makes
 # slot S the current variant (CFG[variant], DIST_NAME, NAMESRV_ADDR ...). ALL_NAMESRV_ADDR: every slot's (the agents').
@@ -445,7 +446,7 @@ cluster_describe() {
   echo "cluster file: $CLUSTER_FILE"
   if [ "${#VARIANTS[@]}" -gt 1 ]; then
     local s
-    echo "transport: ${CFG[transport]}   variants (all deployed at once): ${VARIANTS[*]}   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
+    echo "transport: ${CFG[transport]}   variants (deployed side by side): ${VARIANTS[*]}   replication: ${CFG[replication]}   flush: ${CFG[flush]}"
     for ((s = 0; s < ${#VARIANTS[@]}; s++)); do
       echo "  ${VARIANTS[$s]}: name servers ${NAMESRV_ADDRS[$s]}$([ "$s" = 0 ] || echo ", instances *-v$((s + 1)), ports + $((s * ${CFG[variant_port_offset]}))")"
     done

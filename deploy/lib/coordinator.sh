@@ -92,11 +92,12 @@ coordinator_efficiency_args() {
 }
 
 # The coordinator's command line (bench run) against the cluster's first name server and all agents; WORKLOAD_PATH:
-# the workload file where the coordinator runs (with --workload). With several variants (--efficiency), compare
-# --efficiency's (coordinator_efficiency_args).
+# the workload file where the coordinator runs (with --workload). With several variants deployed at once and none
+# chosen (--efficiency), compare --efficiency's (coordinator_efficiency_args); with ONLY_SLOT (--variants A,B, one
+# round), bench run against that variant's name server and masters (use_slot it first).
 coordinator_args() {
   local out=$1 a
-  if [ "${#VARIANTS[@]}" -gt 1 ]; then
+  if [ "${#VARIANTS[@]}" -gt 1 ] && [ -z "${ONLY_SLOT:-}" ]; then
     coordinator_efficiency_args "$out"
     return
   fi
@@ -120,7 +121,7 @@ coordinator_args() {
   sec=$(coordinator_secrets)
   args+=(--agent-token-file "$sec/agent.token")
   local jmx
-  jmx=$(master_jmx_targets)
+  jmx=$(master_jmx_targets "${ONLY_SLOT:-0}")
   if [ -n "$jmx" ]; then
     args+=(--broker-jmx "$jmx" --broker-jmx-password-file "$sec/jmx.credentials")
     [ "${CFG[broker_jmx]}" != tls ] || args+=(--broker-jmx-tls-cert "$sec/jmx-cert.pem")
@@ -181,4 +182,9 @@ run_coordinator() {
 kill_remote_coordinator() {
   [ -n "${COORDINATOR_PIDFILE:-}" ] && [ "$COORDINATOR" != local ] || return 0
   remote_exec "$COORDINATOR" "p=\$(cat $(shquote "$COORDINATOR_PIDFILE") 2>/dev/null) && kill \$p 2>/dev/null; sleep 1; kill -9 \$p 2>/dev/null; true" || true
+}
+
+# bench_rounds ARGS...: the harness's rounds command on this machine (the saturation A/B's order and its merge).
+bench_rounds() {
+  "$(local_java)" -Djava.awt.headless=true -jar "$(bench_local)/distributed-bench.jar" rounds "$@"
 }

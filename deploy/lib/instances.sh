@@ -2,11 +2,19 @@
 # brokers registered: admin.sh), stop, status, reset, and collecting their folders (sourced; needs common.sh,
 # cluster.sh, transport.sh, admin.sh).
 
-# Instance folders on HOST selected by a filter: namesrv, master, slave, broker, agent, or all.
+# ONLY_SLOT: when set (run-distributed.sh --variants A,B, saturation), the name servers and brokers of that variant slot
+# only (I_SLOT, cluster.sh) are started, stopped, reset, checked and collected; agents are shared by all slots.
+ONLY_SLOT=${ONLY_SLOT:-}
+
+# True when instance ID is outside ONLY_SLOT (a name server or broker of another variant slot).
+_other_slot() { [ -n "$ONLY_SLOT" ] && [ "${I_KIND[$1]}" != agent ] && [ "${I_SLOT[$1]}" != "$ONLY_SLOT" ]; }
+
+# Instance folders on HOST selected by a filter: namesrv, master, slave, broker, agent, or all (within ONLY_SLOT).
 _select_dirs() {
   local h=$1 filter=$2 id root
   root=$(host_root "$h")
   for id in $(host_instances "$h"); do
+    ! _other_slot "$id" || continue
     case "$filter" in
       all) ;;
       master) [ "${I_KIND[$id]}" = broker ] && [ "${I_BID[$id]}" = 0 ] || continue ;;
@@ -106,11 +114,12 @@ status_all() {
   return $worst
 }
 
+# reset_all [FILTER]: deletes the stores, logs and output of the selected stopped instances (default all), host by host.
 reset_all() {
-  local h rc
+  local filter=${1:-all} h rc
   for h in "${HOSTS[@]}"; do
     rc=0
-    ctl_on "$h" reset all || rc=$?
+    ctl_on "$h" reset "$filter" || rc=$?
     [ "$rc" = 0 ] || die "$(host_fail_message "$h" "resetting (stop the instances first)" "$rc")"
   done
 }
@@ -121,6 +130,17 @@ collect_all() {
   local dest=$1 h rc=0
   for h in "${HOSTS[@]}"; do
     remote_fetch "$h" "$(host_root "$h")/instances" "$dest/hosts/$h" || rc=1
+  done
+  return $rc
+}
+
+# collect_slot DIR: the folders (confs, output, RocketMQ logs; not the stores) of ONLY_SLOT's name servers and brokers into
+# DIR/hosts/<host>/<instance>/: one round's, before the next round's reset deletes its logs. Returns 1 if a fetch failed.
+collect_slot() {
+  local dest=$1 id rc=0
+  for id in "${INSTANCES[@]}"; do
+    [ "${I_KIND[$id]}" != agent ] && ! _other_slot "$id" || continue
+    remote_fetch "${I_HOST[$id]}" "$(host_root "${I_HOST[$id]}")/instances/${I_DIR[$id]}" "$dest/hosts/${I_HOST[$id]}/${I_DIR[$id]}" || rc=1
   done
   return $rc
 }

@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check, workload and summarize commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check, workload, summarize and rounds commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
@@ -19,6 +19,8 @@ public final class Main {
         "  jmx-check what a broker's remote JMX port allows: login, read the CPU and GC MBeans, invoke an operation",
         "  workload  read a workload file as run does: what it runs and which payload file it sends (or why not)",
         "  summarize recompute an efficiency output folder's tables, chart and results.json from its recorded windows",
+        "  rounds    the saturation rounds' order for a runner on other hosts, and their merge into one results.json,",
+        "            table and chart (what scripts/run-distributed.sh --variants A,B runs)",
         "",
         "Every command takes --help.");
 
@@ -76,6 +78,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.command.SummarizeCommand.run(rest, System.out);
+                case "rounds":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.command.RoundsCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.command.RoundsCommand.run(rest, System.out);
                 case "workload":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.command.WorkloadCommand.helpText());

@@ -113,6 +113,11 @@ public final class CompareCommand {
         return flags(Plans.all()).help();
     }
 
+    /** The baseline when --baseline is not given: 4.9.0-tuned if compared, else the first variant. */
+    static String defaultBaseline(List<String> names) {
+        return names.contains("4.9.0-tuned") ? "4.9.0-tuned" : names.get(0);
+    }
+
     public static RunOptions parse(String[] args) throws UsageException, IOException {
         List<Plan> plans = Plans.all();
         FlagSet set = flags(plans);
@@ -159,7 +164,7 @@ public final class CompareCommand {
                 throw new UsageException(e.getMessage());
             }
         }
-        o.baseline = a.has(BASELINE) ? a.get(BASELINE) : names.contains("4.9.0-tuned") ? "4.9.0-tuned" : o.variants.get(0).name();
+        o.baseline = a.has(BASELINE) ? a.get(BASELINE) : defaultBaseline(new ArrayList<>(names));
         if (!names.contains(o.baseline)) {
             throw new UsageException("--baseline " + o.baseline + " is not one of the variants " + names);
         }

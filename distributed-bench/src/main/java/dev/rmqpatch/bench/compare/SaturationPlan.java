@@ -44,7 +44,7 @@ import java.util.Map;
  * agents; writes results.json, table.txt and chart.png.
  */
 public final class SaturationPlan implements Plan {
-    static final Flag<Integer> ROUNDS = Flag.whole("--rounds", "N", 1, "rounds per variant").defaultingTo(3);
+    public static final Flag<Integer> ROUNDS = Flag.whole("--rounds", "N", 1, "rounds per variant").defaultingTo(3);
     static final Flag<Boolean> NO_SINK = Flag.toggle("--no-sink", "skip the harness-ceiling and remoting-floor runs (then no ceiling "
         + "warning is possible)");
     /** A fresh broker JVM needs 10-13 s of load to reach steady throughput on 2 cores. */
@@ -145,15 +145,15 @@ public final class SaturationPlan implements Plan {
             results.harnessCeiling = new CompareResults.Ceiling();
             results.harnessCeiling.tps = o.ceiling;
         }
-        int total = o.rounds * o.variants.size();
+        Map<String, Variant> byName = new LinkedHashMap<>();
+        o.variants.forEach(v -> byName.put(v.name(), v));
+        List<SaturationRounds.Run> schedule = SaturationRounds.schedule(new ArrayList<>(byName.keySet()), o.rounds);
         int done = 0;
-        for (int round = 1; round <= o.rounds; round++) {
-            for (Variant v : o.variants) {
-                done++;
-                runRound(round, v, agents, admin, done, total);
-                summarize();
-                ResultsFile.write(o.outDir.resolve("results.json"), results);
-            }
+        for (SaturationRounds.Run run : schedule) {
+            done++;
+            runRound(run.round(), byName.get(run.variant()), agents, admin, done, schedule.size());
+            summarize();
+            ResultsFile.write(o.outDir.resolve("results.json"), results);
         }
         if (o.ceiling == null && o.sink) {
             // Last, with the same agent JVMs already JIT-warm from the rounds: a ceiling measured with cold
@@ -171,7 +171,7 @@ public final class SaturationPlan implements Plan {
     private void describe() {
         Map<String, Object> mode = new LinkedHashMap<>();
         mode.put("rounds", o.rounds);
-        mode.put("order", "interleaved: every round runs each variant once, in --variants order");
+        mode.put("order", SaturationRounds.ORDER);
         ComparisonMetadata.describe(o, results.metadata, mode, agentJvmOptions());
     }
 
@@ -249,7 +249,7 @@ public final class SaturationPlan implements Plan {
     private void runRound(int round, Variant v, List<AgentClient> agents, BrokerAdmin admin, int done, int total)
         throws LocalCluster.ClusterException, RunFailedException, IOException {
         String label = v.name() + " r" + round + "/" + o.rounds;
-        Path dir = o.outDir.resolve("runs/" + round + "-" + v.name());
+        Path dir = o.outDir.resolve(new SaturationRounds.Run(round, v.name()).folder());
         LocalCluster.Spec cs = ctx.clusterSpec(v, ctx.overrides(v), dir);
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, ctx.elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
@@ -448,14 +448,7 @@ public final class SaturationPlan implements Plan {
     }
 
     private void summarize() {
-        for (CompareResults.VariantResult v : results.variants) {
-            if (!v.rounds.isEmpty()) {
-                Summarizer.summarize(v, runs.get(v.name));
-            }
-        }
-        Summarizer.relate(results.variants, results.baseline);
-        Summarizer.headroom(results);
-        results.warnings = Summarizer.warnings(results);
+        Summarizer.summarizeAll(results, runs);
         results.warnings.addAll(profileWarnings);
     }
 

@@ -73,6 +73,22 @@ public final class Summarizer {
         }
     }
 
+    /**
+     * Every variant's summary from its completed rounds ({@code runs}: each variant's run results in round order), their
+     * ratios to the baseline, the harness headroom and the warnings: what {@link SaturationPlan} and
+     * {@link SaturationRounds} both report.
+     */
+    public static void summarizeAll(CompareResults results, Map<String, List<RunResult>> runs) {
+        for (CompareResults.VariantResult v : results.variants) {
+            if (!v.rounds.isEmpty()) {
+                summarize(v, runs.get(v.name));
+            }
+        }
+        relate(results.variants, results.baseline);
+        headroom(results);
+        results.warnings = warnings(results);
+    }
+
     /** Summarises one variant from its completed rounds (run results in round order, same length as rounds). */
     public static void summarize(CompareResults.VariantResult v, List<RunResult> runs) {
         v.tps = spread(v.rounds, r -> r.tps);

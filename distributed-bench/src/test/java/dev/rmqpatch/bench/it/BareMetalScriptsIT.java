@@ -133,6 +133,73 @@ class BareMetalScriptsIT {
     }
 
     /**
+     * scripts/netns-test.sh --saturation-ab: run-distributed.sh --variants 4.9.0-tuned,4.9.0-patched --rounds 2, the
+     * saturation A/B over namespace hosts (interleaved rounds, each a fresh SYNC_MASTER + SLAVE of one variant), merged into
+     * one results.json with compare's statistics. About 4 minutes on 2 cores, so it runs only with
+     * -Drmqpatch.netnsSaturationAb=true (or by hand: scripts/netns-test.sh --saturation-ab).
+     */
+    @Test
+    @Timeout(600)
+    void saturationAbOverNamespaceHostsMergesFreshRoundsIntoOneComparison() throws Exception {
+        assumeTrue(Boolean.getBoolean("rmqpatch.netnsSaturationAb"), "CI-optional: -Drmqpatch.netnsSaturationAb=true runs it");
+        Dists.patched();
+        Dists.stock();
+        Path out = dir.resolve("netns-saturation-ab");
+        Run run = run(Map.of(), "scripts/netns-test.sh", "--saturation-ab", "--timeout", "480", "--out", out.toString());
+        if (run.rc == NO_NAMESPACES) {
+            abort("not possible here: " + run.output);
+        }
+        assertEquals(0, run.rc, run.output);
+        for (String check : List.of("PASSED", "merged results status ok", "both variants merged: 4.9.0-tuned,4.9.0-patched",
+            "4.9.0-tuned: 2 rounds (1,2), each ok", "4.9.0-patched: 2 rounds (1,2), each ok", "round 1 of 4.9.0-tuned started on a fresh store",
+            "round 2 of 4.9.0-tuned started on a fresh store", "round 2 of 4.9.0-patched started on a fresh store",
+            "4.9.0-patched / 4.9.0-tuned: msg/s ", "table.txt has the spread verdict", "caught up (round 2-4.9.0-patched)")) {
+            assertTrue(run.output.contains(check), check + ":\n" + run.output);
+        }
+        assertTrue(Files.isRegularFile(out.resolve("runs/2-4.9.0-patched/results.json")), "each round's own results are kept");
+    }
+
+    /** --variants A,B without --efficiency (the saturation A/B): its flags are checked before anything is deployed. */
+    @Test
+    @Timeout(60)
+    void runDistributedSaturationAbChecksItsFlagsBeforeDeploying() throws Exception {
+        String conf = Dists.repoRoot().resolve("deploy/examples/netns.conf").toString();
+        Path never = dir.resolve("never");
+        Map<List<String>, String> bad = Map.of(
+            List.of("--variants", "4.9.0-tuned"), "--variants needs at least two variants",
+            List.of("--variants", "4.9.0-tuned,4.9.0-nope"), "variant '4.9.0-nope' is not",
+            List.of("--variants", "4.9.0-tuned,4.9.0-patched", "--rounds", "0"), "--rounds needs a whole number (1 or more), not '0'",
+            List.of("--rounds", "2"), "--rounds goes with --variants A,B",
+            List.of("--variants", "4.9.0-tuned,4.9.0-patched", "--variant", "4.9.0"), "--variant (one) does not go with it",
+            List.of("--variants", "4.9.0-tuned,4.9.0-patched", "--keep-store"), "every round starts from a fresh store",
+            List.of("--variants", "4.9.0-tuned,4.9.0-patched", "--baseline", "4.9.1"), "--baseline 4.9.1 is not one of --variants",
+            List.of("--efficiency", "--rounds", "2"), "--rounds goes with the saturation A/B");
+        for (Map.Entry<List<String>, String> c : bad.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("-c", conf, "--out", never.toString()));
+            args.addAll(c.getKey());
+            Run r = run(Map.of(), "scripts/run-distributed.sh", args.toArray(new String[0]));
+            assertEquals(2, r.rc, c.getKey() + ": " + r.output);
+            assertTrue(r.output.contains(c.getValue()), c.getKey() + ": " + r.output);
+        }
+        assertTrue(Files.notExists(never), "nothing started, no results folder");
+
+        // One round of the second variant (ONLY_SLOT 1): only its name server and brokers are touched, and the coordinator
+        // runs bench run against its name server and its master's JMX port (no java: cluster_load and the args are bash).
+        Run r = run(Map.of("CONF", conf, "ROOT", Dists.repoRoot().toString(), "SECRETS_DIR", dir.resolve("s").toString()),
+            "bash", "-c", "set -euo pipefail; PROG=test; WORK=$(mktemp -d); "
+                + "for f in common cluster transport artifacts hosts confs push instances admin coordinator secrets; do . \"$ROOT/deploy/lib/$f.sh\"; done; "
+                + "EFF_VARIANTS=(4.9.0-tuned 4.9.0-patched); SET_OVERRIDES=(secrets_dir=$SECRETS_DIR); cluster_load \"$CONF\"; "
+                + "use_slot 1; ONLY_SLOT=1; echo \"== dirs $(_select_dirs ns-master all) $(_select_dirs ns-agent1 all)\"; "
+                + "echo '== coordinator'; coordinator_args /out; rm -rf \"$WORK\"");
+        assertEquals(0, r.rc, r.output);
+        assertTrue(r.output.contains("== dirs '/tmp/rmqpatch-netns/ns-master/instances/broker-ns-master-0-master-v2'  "
+            + "'/tmp/rmqpatch-netns/ns-agent1/instances/agent-7070'"), r.output);
+        String coordinator = r.output.split("== coordinator\n", 2)[1];
+        assertTrue(coordinator.startsWith("run\n--namesrv\n10.77.0.10:10876\n") && coordinator.contains("--broker-jmx\n10.77.0.11:11914\n"),
+            coordinator);
+    }
+
+    /**
      * Without hosts: --efficiency's flags are checked before anything is deployed, and with --variants every name server and
      * broker is planned once per variant (the second on ports + 1000, its own store), the agents allowed for both variants'
      * name servers, and the coordinator runs compare --efficiency with each variant's name server and JMX ports.
