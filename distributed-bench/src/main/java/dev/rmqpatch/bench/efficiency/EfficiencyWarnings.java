@@ -16,7 +16,7 @@ final class EfficiencyWarnings {
         List<String> w = new ArrayList<>();
         for (EfficiencyResults.VariantResult v : r.variants) {
             if (v.windowsNotUsable > 0) {
-                w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate or lost sends; their pairs are left out of the "
+                w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate, lost sends or (clients) handled less than the rate; their pairs are left out of the "
                     + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable));
             }
             if (v.otherCpuCores != null && v.otherCpuCores.max != null && v.otherCpuCores.max > OTHER_LOAD_LIMIT) {
