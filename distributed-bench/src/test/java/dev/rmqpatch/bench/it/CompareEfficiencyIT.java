@@ -251,6 +251,7 @@ class CompareEfficiencyIT {
             "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("clients.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
+        // The interval's fields need two usable pairs, which a loaded machine may not give: optional in the sample.
         ResultKeys.assertSameAsSample("client-efficiency-results.keys", r, java.util.Set.of("stock", "patched"));
         assertEquals("CLIENT", r.get("mainFigure").getAsString());
         assertEquals("stock", r.get("baseline").getAsString());
