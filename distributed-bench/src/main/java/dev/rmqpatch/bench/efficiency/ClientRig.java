@@ -32,6 +32,12 @@ import org.apache.rocketmq.common.MQVersion;
  * client's own topics in its windows, and the client's push consumers receive them.
  */
 final class ClientRig {
+    /**
+     * Warm-up per client when neither --warmup nor a workload file gives one: a client's JVM is compiled only in its own
+     * windows (a broker comparison's agents are warm in every window), and at a few thousand msg/s its JIT is still busy
+     * after the broker comparison's 15 s (the per-thread figures' jit group shows it).
+     */
+    static final int DEFAULT_WARMUP_SECONDS = 30;
     static final Flag<ClientVariant.Side> CLIENT_SIDE = Flag.parsed("--client-side", "producer|consumer", ClientVariant.Side::parse,
         "with --clients: producer: the clients' producers send at the rate (the workload's mode, size and threads), the figure is their "
             + "agent JVMs' CPU per message acknowledged; consumer: --agents stock producer JVMs (the same for every client) send to the "
@@ -47,7 +53,8 @@ final class ClientRig {
         + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), #N for another copy (stock,stock#2: A/A). The first is the "
         + "baseline unless --baseline names another; every agent JVM's command line is in results.json. --profile profiles the "
         + "clients' first agent JVMs instead of brokers. The client's agent JVM is measured whole: the harness's own load loop is "
-        + "in it, alike for every client");
+        + "in it, alike for every client. Warm-up: " + DEFAULT_WARMUP_SECONDS + " s per client unless --warmup (a client's JVM "
+        + "compiles only in its own windows)");
     /** The broker a client comparison runs against when --variants is not given. */
     static final String DEFAULT_BROKER = "4.9.0-tuned";
 
@@ -82,6 +89,9 @@ final class ClientRig {
         } else if (o.variants.size() != 1) {
             throw new UsageException("--clients compares clients against one broker cluster: give one variant in --variants, not "
                 + o.variants.size() + " (" + o.variants + ")");
+        }
+        if (!a.has(HarnessFlags.WARMUP) && !a.has(HarnessFlags.WORKLOAD)) {
+            o.workload = o.workload.withWarmupDurationSeconds(DEFAULT_WARMUP_SECONDS);
         }
         if (o.workload.client() != ClientMode.ROCKETMQ) {
             throw new UsageException("--clients compares RocketMQ clients: leave out --client " + o.workload.client().label());

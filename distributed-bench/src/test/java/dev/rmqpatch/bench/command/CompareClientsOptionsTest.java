@@ -28,6 +28,9 @@ class CompareClientsOptionsTest {
         assertEquals(ClientVariant.Side.PRODUCER, o.clientSide);
         assertTrue(!o.workload.hasConsumers(), "the producer side has no consumers");
         assertEquals(List.of("P7"), o.clients.get(2).disabledPatches());
+        assertEquals(30, o.workload.warmupDurationSeconds(), "a client's JVM compiles in its own windows only");
+        assertEquals(5, CompareCommand.parse(new String[] {"--efficiency", "--clients", "stock,patched", "--warmup", "5"})
+            .workload.warmupDurationSeconds());
     }
 
     @Test
