@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: an interleaved A/B comparison of RocketMQ brokers (stock, tuned, patched 4.9.0, optionally 4.9.1)
 # on fresh loopback clusters, with a table, chart.png and results.json; with --efficiency, broker CPU per message
-# from paired fixed-rate windows on warm brokers with a confidence interval; with --profile, flame graphs. Builds
+# from paired fixed-rate windows on warm brokers with a confidence interval (with --clients, the same for RocketMQ
+# clients against one broker: client JVM CPU per message); with --profile, flame graphs. Builds
 # the harness and the distributions it needs when they are missing, then runs `distributed-bench.jar compare`.
 # See --help.
 set -euo pipefail
@@ -14,6 +15,7 @@ die() { echo "compare.sh: $*" >&2; exit 2; }
 # Only the options that decide what to build are read here; everything else goes to the Java side,
 # which rejects unknown options with a clear message.
 VARIANTS="4.9.0,4.9.0-tuned,4.9.0-patched"
+CLIENTS=""
 DIST_DIR_GIVEN=""
 BUILD=1
 HELP=0
@@ -25,6 +27,8 @@ while [ $# -gt 0 ]; do
     --variants) VARIANTS=${2:?--variants needs a value}; PASS+=("$1" "$2"); shift 2 ;;
     --variants=*) VARIANTS=${1#--variants=}; PASS+=("$1"); shift ;;
     --dist-dir|--dist-dir=*) DIST_DIR_GIVEN=1; PASS+=("$1"); shift ;;
+    --clients) CLIENTS=${2:?--clients needs a value}; PASS+=("$1" "$2"); shift 2 ;;
+    --clients=*) CLIENTS=${1#--clients=}; PASS+=("$1"); shift ;;
     *) PASS+=("$1"); shift ;;
   esac
 done
@@ -49,6 +53,14 @@ fi
 
 # The help text is the harness's own (generated from its flag declarations), so it needs only the jar.
 if [ "$HELP" = 1 ]; then exec "$JAVA" -jar "$JAR" compare --help; fi
+
+# --clients: the patched client is the patched 4.9.0 distribution's jars; the agent client needs the Java agent jar.
+case ",$CLIENTS," in *,patched[,#-]*) VARIANTS="$VARIANTS,4.9.0-patched" ;; esac
+case ",$CLIENTS," in
+  *,agent[,#-]*)
+    [ -f "$ROOT/java-agent/target/rmqpatch-agent.jar" ] \
+      || build "the Java agent (java-agent/target/rmqpatch-agent.jar)" mvn -B -q -pl java-agent -am -DskipTests install ;;
+esac
 
 # Each variant needs broker-patches/target/rocketmq-<version>-{stock,patched}; see --help.
 if [ -z "$DIST_DIR_GIVEN" ]; then

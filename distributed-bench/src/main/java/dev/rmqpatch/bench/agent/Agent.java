@@ -26,6 +26,8 @@ public final class Agent {
     private State state = State.IDLE;
     private String error;
     private LoadLoop load;
+    /** Where the RocketMQ classes came from (read at start, before any run loads them by use). */
+    private final java.util.List<dev.rmqpatch.bench.protocol.LoadedClass> rocketmqClasses = RocketMqClasses.describe();
     /** The run's push consumers; null in a run without them. */
     private Consumers consumers;
 
@@ -52,6 +54,10 @@ public final class Agent {
         return name;
     }
 
+    java.util.List<dev.rmqpatch.bench.protocol.LoadedClass> rocketmqClasses() {
+        return rocketmqClasses;
+    }
+
     public synchronized AgentStatus status() {
         checkCrash();
         AgentStatus s = new AgentStatus();
@@ -63,6 +69,7 @@ public final class Agent {
         s.javaVersion = System.getProperty("java.version");
         s.cpus = Runtime.getRuntime().availableProcessors();
         s.wallClockMicros = dev.rmqpatch.bench.delivery.BodyStamp.wallMicros();
+        s.rocketmqClasses = rocketmqClasses;
         return s;
     }
 

@@ -91,6 +91,9 @@ public final class AgentMain {
         }
 
         System.out.println(name + ": allowed name servers: " + allowlist.describe());
+        for (String line : RocketMqClasses.lines(agent.rocketmqClasses())) {
+            System.out.println(name + ": " + line);
+        }
         System.out.println(READY_PREFIX + server.port() + " pid=" + pid);
         System.out.flush();
         synchronized (done) {

@@ -33,8 +33,8 @@ public final class BrokerProbe {
     }
 
     /**
-     * Also snapshots the threads of the role's process (its first pid) with every sample, as it does the broker's;
-     * returns this probe.
+     * Also snapshots the threads of the role's processes (all of them, as one snapshot) with every sample, as it does
+     * the broker's; returns this probe.
      */
     public BrokerProbe threadsOf(String role) {
         threadRoles.add(role);
@@ -67,7 +67,7 @@ public final class BrokerProbe {
         s.roleThreads = new LinkedHashMap<>();
         for (String role : threadRoles) {
             List<Long> pids = rolePids.get(role);
-            ThreadSnapshot threads = pids == null || pids.isEmpty() ? null : ThreadSnapshot.of(pids.get(0));
+            ThreadSnapshot threads = pids == null || pids.isEmpty() ? null : ThreadSnapshot.of(pids);
             if (threads != null) {
                 s.roleThreads.put(role, threads);
             }

@@ -5,13 +5,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a broker JVM's threads cost per stored message between two {@link ThreadSnapshot}s, by thread group (which
+ * What a broker (or client) JVM's threads cost per stored message between two {@link ThreadSnapshot}s, by thread group (which
  * part of the broker a thread belongs to, from its name), plus the whole JVM's context switches per message: how many
  * times per message a thread went to sleep (voluntary: a hand-off or a wait) or was preempted (involuntary).
  */
 public final class ThreadCosts {
     /** The groups, in table order; a thread whose name matches none is "other" (older JDK 8 builds name almost every thread "java"). */
-    public static final List<String> GROUPS = List.of("netty-io", "netty-codec", "send", "pull", "replication", "store", "gc", "jit", "other");
+    public static final List<String> GROUPS = List.of("netty-io", "netty-codec", "send", "pull", "replication", "store", "app-senders",
+        "client-callback", "consume", "gc", "jit", "other");
 
     /** One group's figures per message. */
     public static final class Group {
@@ -91,10 +92,29 @@ public final class ThreadCosts {
         return c;
     }
 
-    /** The group of a thread, from the kernel's copy of its name (the first 15 characters of the Java name). */
+    /**
+     * The group of a thread, from the kernel's copy of its name (the first 15 characters of the Java name). A RocketMQ
+     * client's threads (a load agent's, or a broker's own client to its name server) have groups of their own: its netty
+     * selector is netty-io, its pipeline executor (NettyClientWorkerThread) netty-codec, its callback executor
+     * (NettyClientPublicExecutor) client-callback, its pull service pull, its consume executor (ConsumeMessageThread)
+     * consume; a load agent's sender threads (agent-N-sender-M, where a sync send runs the client's send path) are
+     * app-senders.
+     */
     public static String groupOf(String name) {
-        if (name.startsWith("NettyServerCode")) {
+        if (name.startsWith("NettyServerCode") || name.startsWith("NettyClientWork")) {
             return "netty-codec";
+        }
+        if (name.startsWith("NettyClientPubl")) {
+            return "client-callback";
+        }
+        if (name.startsWith("ConsumeMessageT")) {
+            return "consume";
+        }
+        if (name.startsWith("PullMessageServ")) {
+            return "pull";
+        }
+        if (name.matches("agent-[0-9]+-sen.*")) {
+            return "app-senders";
         }
         if (name.startsWith("Netty")) {
             return "netty-io";

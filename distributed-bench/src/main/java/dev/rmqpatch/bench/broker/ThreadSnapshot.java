@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -61,6 +62,27 @@ public final class ThreadSnapshot {
             return null;
         }
         return new ThreadSnapshot(tasks, nanos);
+    }
+
+    /**
+     * The threads of several processes as one snapshot (thread ids are unique on the machine), or null when none can be
+     * read: the agent JVMs of one client together.
+     */
+    public static ThreadSnapshot of(List<Long> pids) {
+        if (pids.size() == 1) {
+            return of(pids.get(0));
+        }
+        Map<Long, Task> tasks = new LinkedHashMap<>();
+        long nanos = System.nanoTime();
+        boolean any = false;
+        for (long pid : pids) {
+            ThreadSnapshot one = of(pid);
+            if (one != null) {
+                tasks.putAll(one.tasks);
+                any = true;
+            }
+        }
+        return any ? new ThreadSnapshot(tasks, nanos) : null;
     }
 
     /** A task from its stat line (name in parentheses, CPU ticks) and its status file (the two switch counters). */

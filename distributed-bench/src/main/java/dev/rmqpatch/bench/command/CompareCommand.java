@@ -46,8 +46,8 @@ import java.util.Set;
 public final class CompareCommand {
     static final Flag<String> VARIANTS = Flag.text("--variants", "LIST", "variants in round order, comma-separated (see Variants above)")
         .defaultingTo(null, "the plan's, below");
-    static final Flag<String> BASELINE = Flag.text("--baseline", "NAME", "variant the ratios refer to")
-        .defaultingTo(null, "4.9.0-tuned if compared, else the first");
+    static final Flag<String> BASELINE = Flag.text("--baseline", "NAME", "variant (with --clients: client) the ratios refer to")
+        .defaultingTo(null, "4.9.0-tuned (with --clients: stock) if compared, else the first");
     static final Flag<String> TOPOLOGY = Flag.text("--topology", "T",
         "single: one name server + one master broker, the conf's own role. ms-sync: one name server + a SYNC_MASTER (brokerId 0) "
             + "and its SLAVE (brokerId 1, same brokerName), ASYNC_FLUSH, both on 127.0.0.1 with their own ports, HA ports and stores, "
@@ -164,10 +164,6 @@ public final class CompareCommand {
                 throw new UsageException(e.getMessage());
             }
         }
-        o.baseline = a.has(BASELINE) ? a.get(BASELINE) : defaultBaseline(new ArrayList<>(names));
-        if (!names.contains(o.baseline)) {
-            throw new UsageException("--baseline " + o.baseline + " is not one of the variants " + names);
-        }
         o.agents = a.get(AGENTS);
         o.brokerHeap = a.get(BROKER_HEAP);
         o.brokerSettings.putAll(HarnessFlags.settings(a));
@@ -186,7 +182,15 @@ public final class CompareCommand {
         }
         // bench run's lookup and check: next to the workload file, then under --payload-dir; a missing file fails now.
         o.payloadDir = HarnessFlags.payloadDir(a, o.workload);
+        o.repoRoot = root;
         o.plan.configure(a, o);
+        // After the plan: with --clients (efficiency) the clients are what is compared, not the one broker variant.
+        List<String> compared = o.compared();
+        o.baseline = a.has(BASELINE) ? a.get(BASELINE)
+            : o.clients != null && compared.contains("stock") ? "stock" : defaultBaseline(compared);
+        if (!compared.contains(o.baseline)) {
+            throw new UsageException("--baseline " + o.baseline + " is not one of the " + (o.clients != null ? "clients " : "variants ") + compared);
+        }
         o.distDir = (a.has(DIST_DIR) ? a.get(DIST_DIR) : root.resolve("broker-patches/target")).toAbsolutePath().normalize();
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         o.outDir = (a.has(OUT) ? a.get(OUT) : root.resolve("target/compare-" + stamp)).toAbsolutePath().normalize();

@@ -26,6 +26,15 @@ public final class LocalAgents {
     }
 
     public static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions) throws IOException {
+        return launch(count, 1, dir, jvmOptions, List.of());
+    }
+
+    /**
+     * {@code count} agents named agent-{@code first}, agent-{@code first + 1} ..., their output under {@code dir}, with
+     * {@code classPathFirst} before the harness's class path (a client comparison's patched RocketMQ jars).
+     */
+    public static List<AgentClient> launch(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst)
+        throws IOException {
         long self = ProcessHandle.current().pid();
         AgentToken token = AgentToken.generate();
         // createTempDirectory makes an owner-only folder on POSIX file systems; the file inside is 0600 as well.
@@ -33,7 +42,7 @@ public final class LocalAgents {
         Path tokenFile = secrets.resolve("agent.token");
         token.writeNew(tokenFile);
         try {
-            return launch(count, dir, jvmOptions, self, token, tokenFile);
+            return launch(count, first, dir, jvmOptions, classPathFirst, self, token, tokenFile);
         } finally {
             // Each agent read the file before it printed its ready line; nothing needs it on disk after that.
             Files.deleteIfExists(tokenFile);
@@ -41,17 +50,18 @@ public final class LocalAgents {
         }
     }
 
-    private static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions, long self, AgentToken token, Path tokenFile)
-        throws IOException {
+    private static List<AgentClient> launch(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst, long self,
+                                            AgentToken token, Path tokenFile) throws IOException {
         List<CompletableFuture<AgentClient>> starting = new ArrayList<>();
-        for (int i = 1; i <= count; i++) {
+        for (int i = first; i < first + count; i++) {
             String name = "agent-" + i;
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    LocalJvm.Started started = LocalJvm.launch(name, jvmOptions,
+                    List<String> command = LocalJvm.command(jvmOptions, classPathFirst,
                         List.of("agent", "--name", name, "--port", "0", "--bind", "127.0.0.1", "--token-file", tokenFile.toString(),
-                            "--log-dir", dir.resolve(name).toAbsolutePath().toString(), "--parent-pid", Long.toString(self)),
-                        dir.resolve(name + ".out"), AgentMain.READY_PREFIX, Duration.ofSeconds(60));
+                            "--log-dir", dir.resolve(name).toAbsolutePath().toString(), "--parent-pid", Long.toString(self)));
+                    LocalJvm.Started started = LocalJvm.launch(name, command, dir.resolve(name + ".out"), AgentMain.READY_PREFIX,
+                        Duration.ofSeconds(60));
                     return new AgentClient(name, "127.0.0.1:" + started.port, token, started.process);
                 } catch (IOException e) {
                     throw new CompletionException(new IOException("agent " + name + " did not start: " + e.getMessage(), e));
@@ -59,19 +69,19 @@ public final class LocalAgents {
             }));
         }
         List<AgentClient> agents = new ArrayList<>();
-        IOException first = null;
+        IOException failure = null;
         for (CompletableFuture<AgentClient> f : starting) {
             try {
                 agents.add(f.join());
             } catch (CompletionException e) {
-                if (first == null) {
-                    first = e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
+                if (failure == null) {
+                    failure = e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
                 }
             }
         }
-        if (first != null) {
+        if (failure != null) {
             stop(agents);
-            throw first;
+            throw failure;
         }
         return agents;
     }

@@ -37,15 +37,31 @@ public final class LocalJvm {
 
     public static Started launch(String name, List<String> jvmOptions, List<String> mainArgs, Path output, String readyPrefix,
                                  Duration timeout) throws IOException {
+        return launch(name, command(jvmOptions, List.of(), mainArgs), output, readyPrefix, timeout);
+    }
+
+    /**
+     * The command line of a helper JVM: this JVM's java, the module opens, {@code jvmOptions}, then the class path:
+     * {@code classPathFirst} (e.g. patched RocketMQ jars, which then win over the stock ones) before this JVM's own.
+     */
+    public static List<String> command(List<String> jvmOptions, List<Path> classPathFirst, List<String> mainArgs) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary());
         command.addAll(NIO_OPENS);
         command.add("-Djava.awt.headless=true");
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(classPath());
+        List<String> entries = new ArrayList<>();
+        classPathFirst.forEach(p -> entries.add(p.toAbsolutePath().toString()));
+        entries.add(classPath());
+        command.add(String.join(File.pathSeparator, entries));
         command.add("dev.rmqpatch.bench.Main");
         command.addAll(mainArgs);
+        return command;
+    }
+
+    /** Starts {@code command} (as {@link #command} builds it) and waits for its ready line. */
+    public static Started launch(String name, List<String> command, Path output, String readyPrefix, Duration timeout) throws IOException {
         Files.deleteIfExists(output);
         ManagedProcess process = ManagedProcess.start(name, command, Map.of(), null, output);
         Pattern ready = Pattern.compile(Pattern.quote(readyPrefix) + "(\\d+)");

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.engine.RunOptions;
 import dev.rmqpatch.cluster.Topology;
 import java.util.List;
 import java.util.function.Function;
@@ -11,21 +12,27 @@ import java.util.function.Function;
  * master's and the slave's beside it.
  */
 public enum CpuMeasure {
-    BROKER("brokerCpuUsPerMsg", "broker", "the broker's (in ms-sync the SYNC_MASTER's) JVM", w -> w.brokerCpuUsPerMsg),
-    SLAVE("slaveCpuUsPerMsg", "slave", "the SLAVE's JVM over the same windows", w -> w.slaveCpuUsPerMsg),
-    PAIR("pairCpuUsPerMsg", "pair", "SYNC_MASTER + SLAVE JVMs together", w -> w.pairCpuUsPerMsg);
+    BROKER("brokerCpuUsPerMsg", "broker", "the broker's (in ms-sync the SYNC_MASTER's) JVM", "per message stored", w -> w.brokerCpuUsPerMsg),
+    SLAVE("slaveCpuUsPerMsg", "slave", "the SLAVE's JVM over the same windows", "per message the master stored", w -> w.slaveCpuUsPerMsg),
+    PAIR("pairCpuUsPerMsg", "pair", "SYNC_MASTER + SLAVE JVMs together", "per message the master stored", w -> w.pairCpuUsPerMsg),
+    /** --clients: the window's client's agent JVMs (whole processes, /proc), per message that client sent or received. */
+    CLIENT("clientCpuUsPerMsg", "client", "the client's agent JVM(s), whole processes", "per message the client sent (acknowledged) "
+        + "or, consumer side, received", w -> w.clientCpuUsPerMsg);
 
     /** The field's name in results.json, in the window and in the variant. */
     public final String field;
     /** Column label in the table. */
     public final String label;
     public final String meaning;
+    /** What the CPU is divided by. */
+    public final String perMessage;
     private final Function<Window, Double> ofWindow;
 
-    CpuMeasure(String field, String label, String meaning, Function<Window, Double> ofWindow) {
+    CpuMeasure(String field, String label, String meaning, String perMessage, Function<Window, Double> ofWindow) {
         this.field = field;
         this.label = label;
         this.meaning = meaning;
+        this.perMessage = perMessage;
         this.ofWindow = ofWindow;
     }
 
@@ -39,6 +46,8 @@ public enum CpuMeasure {
                 return v.brokerCpuUsPerMsg;
             case SLAVE:
                 return v.slaveCpuUsPerMsg;
+            case CLIENT:
+                return v.clientCpuUsPerMsg;
             default:
                 return v.pairCpuUsPerMsg;
         }
@@ -52,6 +61,9 @@ public enum CpuMeasure {
             case SLAVE:
                 v.slaveCpuUsPerMsg = f;
                 break;
+            case CLIENT:
+                v.clientCpuUsPerMsg = f;
+                break;
             default:
                 v.pairCpuUsPerMsg = f;
         }
@@ -62,6 +74,11 @@ public enum CpuMeasure {
         return topology == Topology.SINGLE ? BROKER : PAIR;
     }
 
+    /** The main figure of a run with these options: the client's with --clients, else by topology. */
+    public static CpuMeasure mainFor(RunOptions o) {
+        return o.clients != null ? CLIENT : mainFor(o.topology);
+    }
+
     /** The run's main figure, as its results name it (BROKER when they do not): its ratio and interval are the result. */
     public static CpuMeasure main(EfficiencyResults r) {
         return r.mainFigure == null ? BROKER : valueOf(r.mainFigure);
@@ -69,6 +86,7 @@ public enum CpuMeasure {
 
     /** The figures a run with this main figure reports, this one first. */
     public List<CpuMeasure> reported() {
-        return this == PAIR ? List.of(PAIR, BROKER, SLAVE) : List.of(this);
+        // A client comparison shows the one broker's CPU over the same windows beside it: the clients should not change it.
+        return this == PAIR ? List.of(PAIR, BROKER, SLAVE) : this == CLIENT ? List.of(CLIENT, BROKER) : List.of(this);
     }
 }

@@ -34,7 +34,7 @@ public final class EfficiencyChart {
         List<Chart<?, ?>> charts = new ArrayList<>();
         CpuMeasure main = CpuMeasure.main(r);
         String windows = r.cells.size() > 1 ? "headline cell's windows" : "windows in the interval";
-        charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : "Broker") + " CPU/msg, " + windows, "us/msg",
+        charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : main == CpuMeasure.CLIENT ? "Client" : "Broker") + " CPU/msg, " + windows, "us/msg",
             main::of));
         charts.add(ratios(r, main));
         charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));

@@ -1,13 +1,9 @@
 package dev.rmqpatch.bench.efficiency;
 
-import dev.rmqpatch.bench.broker.BrokerAdmin;
-import dev.rmqpatch.bench.broker.HarnessClusters;
-import dev.rmqpatch.bench.broker.Replication;
 import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.Flag;
 import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.cli.UsageException;
-import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.engine.ComparisonMetadata;
 import dev.rmqpatch.bench.engine.Plan;
 import dev.rmqpatch.bench.engine.RunContext;
@@ -24,10 +20,8 @@ import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.ResultsFile;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import dev.rmqpatch.bench.workload.Workload;
-import dev.rmqpatch.cluster.Topology;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,7 +124,8 @@ public final class EfficiencyPlan implements Plan {
             + "(about 40 s more; not in the interval). --rate is one fixed rate instead of the curve, a positive number; --warmup "
             + "the full-load warm-up per variant (default " + DEFAULT_WARMUP_SECONDS + "). Default variants "
             + String.join(",", defaultVariants()) + "; "
-            + "at least two. With consumers (--consumers or the workload's subscriptions) every cluster's topics get them, "
+            + "at least two. With --clients the same phases, cells and statistics compare clients against one broker (see --clients). "
+            + "With consumers (--consumers or the workload's subscriptions) every cluster's topics get them, "
             + "consuming as the window's load stores, so a window's broker CPU per message is producing plus consuming it.\n"
             + "The table gives per variant the median broker CPU us/msg over its windows, and for each other variant the ratio to "
             + "the baseline (geometric mean of the per-pair ratios) with a 95% CI (Student-t on the pairs' log ratios, the percentile "
@@ -149,6 +144,7 @@ public final class EfficiencyPlan implements Plan {
     public List<Flag<?>> flags() {
         List<Flag<?>> all = new ArrayList<>(List.of(WINDOW, PAIRS, PIN, RATES, RUNS));
         all.addAll(RemoteBrokers.flags());
+        all.addAll(ClientRig.flags());
         return all;
     }
 
@@ -165,7 +161,7 @@ public final class EfficiencyPlan implements Plan {
     @Override
     public void configure(Args a, RunOptions options) throws UsageException {
         options.efficiency = true;
-        if (options.variants.size() < 2) {
+        if (!ClientRig.configure(a, options) && options.variants.size() < 2) {
             List<String> given = new ArrayList<>();
             options.variants.forEach(v -> given.add(v.name()));
             throw new UsageException("--efficiency compares variants with a baseline: give at least two in --variants, not " + given);
@@ -209,9 +205,11 @@ public final class EfficiencyPlan implements Plan {
             options.ratePercents.forEach(p -> percents.add(Format.num(p, 0) + "%"));
             rate = "a curve at " + String.join(", ", percents) + " of the slowest saturation";
         }
+        String compared = options.clients == null ? options.variants.toString()
+            : "clients " + options.clients + " (" + options.clientSide.label() + " side) against " + options.variants.get(0);
         return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows per cell, rate %s, --pin %s%s, baseline %s, "
                 + "topology %s; %d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s%s",
-            options.variants, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
+            compared, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
             options.baseline, options.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(),
             w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), options.outDir,
             options.runs > 1 ? "; " + options.runs + " whole runs" : options.remote != null ? "; brokers on other hosts, their CPU over JMX" : "");
@@ -228,8 +226,8 @@ public final class EfficiencyPlan implements Plan {
             series.run(context);
             return;
         }
+        names.addAll(o.compared());
         for (Variant v : o.variants) {
-            names.add(v.name());
             // Before anything is pinned: a pinned coordinator would see one CPU and size sendMessageThreadPoolNums by it.
             overrides.put(v.name(), ctx.overrides(v));
         }
@@ -241,7 +239,7 @@ public final class EfficiencyPlan implements Plan {
         results.windowSeconds = o.windowSeconds;
         results.pairsPlanned = o.pairs;
         results.estimator = EfficiencySummary.ESTIMATOR;
-        results.mainFigure = CpuMeasure.mainFor(o.topology).name();
+        results.mainFigure = CpuMeasure.mainFor(o).name();
         results.cpuSource = o.remote == null ? RemoteBrokers.CPU_FROM_PROC : RemoteBrokers.CPU_FROM_JMX;
         results.pinning.mode = o.pin.label();
         results.pinning.activeProcessorCount = cpus;
@@ -260,7 +258,10 @@ public final class EfficiencyPlan implements Plan {
             }
         });
         run.start(ctx, overrides, results, sameCpuCount);
-        run.clusters.forEach(c -> brokerPids.add(c.brokerPid()));
+        for (int i = 0; i < names.size() && !run.clusters.isEmpty(); i++) {
+            // --clients: every client's windows load the one broker; --remote: no broker here.
+            brokerPids.add(run.clusters.get(o.clients == null ? i : 0).brokerPid());
+        }
         // Split: threads started since the last window (netty's lazily, the send executor as it grows) are placed at each start.
         run.windows.placeWith(slot -> slot.placement() == Placement.SPLIT ? run.pinning.reapply(brokerPids.get(slot.variant()))
             : slot.placement());
@@ -269,10 +270,7 @@ public final class EfficiencyPlan implements Plan {
         if (ctx.profiling() != null) {
             profile(run);
         }
-        stopAgents(run);
-        if (o.topology != Topology.SINGLE) {
-            checkReplication(run, ctx.admin());
-        }
+        run.stop(ctx, results);
     }
 
     @Override
@@ -288,8 +286,9 @@ public final class EfficiencyPlan implements Plan {
     private void describe(List<String> sameCpuCount) {
         Map<String, Object> mode = new LinkedHashMap<>();
         mode.put("mode", "efficiency");
-        mode.put("design", "all variants' brokers up at once; the same agents switch their load between them every " + o.windowSeconds
-            + " s window; pair p loads every variant once, forwards on even and backwards on odd pairs");
+        mode.put("design", (o.clients == null ? "all variants' brokers up at once; the same agents switch their load between them every "
+            : "one broker cluster; each client its own agent JVMs, the load switching between the clients every ") + o.windowSeconds
+            + " s window; pair p loads every " + (o.clients == null ? "variant" : "client") + " once, forwards on even and backwards on odd pairs");
         mode.put("windowSeconds", o.windowSeconds);
         mode.put("pairs", o.pairs);
         mode.put("warmupSecondsPerVariant", o.workload.warmupDurationSeconds());
@@ -297,9 +296,11 @@ public final class EfficiencyPlan implements Plan {
         mode.put("brokerJvmOptions", o.remote == null ? sameCpuCount : List.of());
         ComparisonMetadata.describe(o, results.metadata, mode, o.remote == null
             ? RunContext.recordedAgentJvmOptions(Rig.agentJvmOptions(sameCpuCount)) : List.of());
-        for (Variant v : o.variants) {
+        for (int i = 0; i < names.size(); i++) {
+            // --clients: every client ran against the one variant's broker.
+            Variant v = o.variants.get(o.clients == null ? i : 0);
             EfficiencyResults.VariantResult r = new EfficiencyResults.VariantResult();
-            r.name = v.name();
+            r.name = names.get(i);
             r.distribution = o.remote == null ? v.dist(o.distDir).toString() : v.distName();
             r.conf = v.confName();
             r.confOverrides = o.remote == null ? overrides.get(v.name()) : null;
@@ -535,36 +536,18 @@ public final class EfficiencyPlan implements Plan {
 
     private void profile(Rig run) throws WindowRunner.WindowFailure, IOException, AsyncProfiler.ProfilerException {
         for (int i = 0; i < run.brokers.size(); i++) {
-            run.brokers.get(i).profiler = ctx.profiling().session(run.clusters.get(i).brokerPid());
-            if (run.clusters.get(i).slaveProcess() != null) {
-                run.brokers.get(i).slaveProfiler = ctx.profiling().session(run.clusters.get(i).slaveProcess().pid());
+            run.brokers.get(i).profiler = ctx.profiling().session(run.profiledPid(i));
+            if (run.profiledSlavePid(i) != null) {
+                run.brokers.get(i).slaveProfiler = ctx.profiling().session(run.profiledSlavePid(i));
             }
         }
-        out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each broker during its "
+        out.printf("[%s elapsed] profiling: %d more pair(s) at %,.0f msg/s with async-profiler (%s) attached to each " + (o.clients == null
+                ? "broker" : "client's first agent JVM") + " during its "
                 + "windows; these windows are not in the interval%n", ctx.elapsed(), PROFILE_PAIRS, results.rateMsgPerS,
             ctx.profiling().event().name());
         Placement placement = place(run, placements.contains(Placement.UNPINNED) ? Placement.UNPINNED : placements.get(0));
         runWindows(run, pairs(PROFILE_PAIRS, results.rateMsgPerS, Window.PROFILE, placement, true));
         profileTable = EfficiencyProfiles.write(run.brokers, names, o.baseline, ctx.profiling().event(), PROFILE_PAIRS, o.outDir, results);
-    }
-
-    private void stopAgents(Rig run) throws AgentFailure {
-        Duration timeout = Duration.ofSeconds(35);
-        run.group.forAll(a -> a.stop(timeout));
-    }
-
-    private void checkReplication(Rig run, BrokerAdmin admin) throws BrokerAdmin.AdminException {
-        for (int i = 0; run.remote != null && i < names.size(); i++) {
-            run.remote.checkReplication(i, names.get(i), admin, out);
-        }
-        for (int i = 0; i < run.clusters.size(); i++) {
-            Replication rep = HarnessClusters.replication(run.clusters.get(i), admin, Duration.ofSeconds(10));
-            out.printf("%s: CommitLog max offset master %,d, slave %,d%n", names.get(i), rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);
-            if (!rep.caughtUp()) {
-                results.warnings.add(String.format(Locale.ROOT, "%s: the slave's CommitLog max offset %,d differs from the master's %,d after the "
-                    + "load stopped: replication fell behind or broke", names.get(i), rep.slaveCommitLogMaxOffset, rep.masterCommitLogMaxOffset));
-            }
-        }
     }
 
     /** Statistics, results.json, table.txt and chart.png from whatever was measured; also after a failure. */

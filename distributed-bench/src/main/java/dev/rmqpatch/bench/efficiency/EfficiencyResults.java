@@ -33,6 +33,8 @@ public final class EfficiencyResults {
      * OperatingSystemMXBean ProcessCpuTime over remote JMX; no pinning and no per-thread figures).
      */
     public String cpuSource;
+    /** --clients only: the one broker the clients were compared against, the side measured, and the producers feeding consumers. */
+    public ClientRun clients;
     /** --remote only: per variant its name server(s), masters, and the JMX ports its CPU was read from. */
     public List<Map<String, Object>> remoteBrokers;
     public Pinning pinning = new Pinning();
@@ -64,6 +66,10 @@ public final class EfficiencyResults {
         public CpuFigure slaveCpuUsPerMsg;
         /** ms-sync only: master + slave CPU per message, the run's main figure there (see {@link EfficiencyResults#mainFigure}). */
         public CpuFigure pairCpuUsPerMsg;
+        /** --clients only: the client's agent JVMs' CPU per message it handled, the run's main figure there. */
+        public CpuFigure clientCpuUsPerMsg;
+        /** --clients only: how this client's agent JVMs were started and what they loaded. */
+        public ClientSetup client;
         public WindowStats storedBytesPerMsg;
         public WindowStats storedMsgPerS;
         public WindowStats gcPauseMs;
@@ -72,6 +78,8 @@ public final class EfficiencyResults {
         public ThreadFigures threads;
         /** ms-sync: the slave's, per message the master stored. */
         public ThreadFigures slaveThreads;
+        /** --clients: the client's agent JVMs' threads, per message the client handled. */
+        public ThreadFigures clientThreads;
         /** Latency of the interval's windows, their histograms merged. */
         public LatencySummary latencyMs;
         /** Stored msg/s in this variant's last unlimited warm-up window: the probe's saturation estimate. */
@@ -82,6 +90,31 @@ public final class EfficiencyResults {
         public ProfileSet.VariantProfile profile;
         /** ms-sync with --profile: the slave's (flame-&lt;variant&gt;-slave.html). */
         public ProfileSet.VariantProfile slaveProfile;
+    }
+
+    /** --clients: what every client of the run was measured against. */
+    public static final class ClientRun {
+        /** producer (the clients' producers send at the rate) or consumer (stock producers send, the clients' push consumers receive). */
+        public String side;
+        /** The broker variant (--variants) all clients ran against, one cluster. */
+        public String broker;
+        /** Consumer side: the stock producers' agent JVMs (the same for every client), their command lines. */
+        public List<List<String>> loadAgentCommandLines;
+    }
+
+    /** --clients: one client's agent JVMs. */
+    public static final class ClientSetup {
+        /** stock, patched or agent. */
+        public String kind;
+        public List<String> disabledPatches;
+        /** Class path entries before the harness's own (patched: the patched distribution's RocketMQ jars and the codec). */
+        public List<String> classPathFirst;
+        /** JVM options only this client's JVMs have (-javaagent, -Drmqpatch.disable). */
+        public List<String> ownJvmOptions;
+        /** Every agent JVM's exact command line (java, options, class path, main class and arguments). */
+        public List<List<String>> commandLines = new ArrayList<>();
+        /** What the first agent JVM loaded, as it reported at start: where each RocketMQ class came from, and whether it is patched. */
+        public List<dev.rmqpatch.bench.protocol.LoadedClass> loadedClasses;
     }
 
     /** One rate x placement: its pairs and each variant's figures over them (name and figures only). */

@@ -225,6 +225,7 @@ public final class EfficiencySummary {
             v.otherCpuCores = stats(used, w -> w.otherCpuCores);
             v.threads = threadFigures(used, w -> w.brokerThreads);
             v.slaveThreads = threadFigures(used, w -> w.slaveThreads);
+            v.clientThreads = threadFigures(used, w -> w.clientThreads);
             for (CpuMeasure m : CpuMeasure.values()) {
                 m.set(v, null);
             }

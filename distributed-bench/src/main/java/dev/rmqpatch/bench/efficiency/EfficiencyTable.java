@@ -20,7 +20,7 @@ public final class EfficiencyTable {
         List<CpuMeasure> measures = main.reported();
         s.append(String.format(Locale.ROOT, "efficiency: %s CPU per message at a fixed %s msg/s (%s), %d measured pair(s) of %d s windows on "
                 + "warm brokers with warm agents (client %s), variants alternating in counterbalanced order%n",
-            main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : "broker", r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
+            main == CpuMeasure.PAIR ? "SYNC_MASTER + SLAVE" : main == CpuMeasure.CLIENT ? "client" : "broker", r.rateMsgPerS == null ? "-" : Format.num(r.rateMsgPerS, 0), r.rateSource == null ? "not reached" : r.rateSource,
             r.pairsMeasured, r.windowSeconds, r.clientMode == null ? "rocketmq" : r.clientMode));
         s.append("pinning: ").append(r.pinning.description == null ? "-" : r.pinning.description);
         if (r.pinning.calibration != null) {
@@ -35,6 +35,10 @@ public final class EfficiencyTable {
                 + "hosts, with the JVM options their deployment gave them)%n"));
         } else {
             s.append(String.format(Locale.ROOT, "; brokers and agents run with -XX:ActiveProcessorCount=%d%n", r.pinning.activeProcessorCount));
+        }
+        if (r.clients != null) {
+            s.append(String.format(Locale.ROOT, "clients: the %s side, against one %s broker; each client's agent JVMs measured whole in its "
+                + "own windows, the broker's CPU over the same windows beside it%n", r.clients.side, r.clients.broker));
         }
         s.append(split(r.pinning.split));
         if (r.cells.size() > 1) {
@@ -74,12 +78,13 @@ public final class EfficiencyTable {
             rows.add(row.toArray(new String[0]));
         }
         s.append(Table.render(rows));
-        s.append(main.label).append(" us/msg: ").append(main.meaning).append(", CPU per message stored, median over the variant's windows "
+        s.append(main.label).append(" us/msg: ").append(main.meaning).append(", CPU ").append(main.perMessage)
+            .append(", median over the variant's windows "
                 + "in the interval; x: geometric mean of the per-pair ratios to ")
             .append(r.baseline).append("; 95% CI: Student-t over the pairs' log ratios; +/-: half its width; resolved = the CI (and the "
                 + "bootstrap check) excludes 1.0 over at least " + EfficiencySummary.MIN_PAIRS_FOR_VERDICT + " pairs\n");
         for (CpuMeasure m : measures.subList(1, measures.size())) {
-            s.append(m.label).append(" us/msg: ").append(m.meaning).append(", per message the master stored\n");
+            s.append(m.label).append(" us/msg: ").append(m.meaning).append(", ").append(m.perMessage).append('\n');
         }
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure c = main.of(v);
@@ -146,7 +151,7 @@ public final class EfficiencyTable {
         List<String> groups = new ArrayList<>();
         for (String g : ThreadCosts.GROUPS) {
             for (EfficiencyResults.VariantResult v : r.variants) {
-                for (EfficiencyResults.ThreadFigures t : Arrays.asList(v.threads, v.slaveThreads)) {
+                for (EfficiencyResults.ThreadFigures t : Arrays.asList(v.threads, v.slaveThreads, v.clientThreads)) {
                     if (t != null && t.groupCpuUsPerMsg.containsKey(g) && !groups.contains(g)) {
                         groups.add(g);
                     }
@@ -160,13 +165,14 @@ public final class EfficiencyTable {
         }
         rows.add(header.toArray(new String[0]));
         for (EfficiencyResults.VariantResult v : r.variants) {
-            addThreadRow(rows, v.name, v.threads, groups);
+            addThreadRow(rows, r.clients == null ? v.name : v.name + " broker", v.threads, groups);
             addThreadRow(rows, v.name + " slave", v.slaveThreads, groups);
+            addThreadRow(rows, v.name + " client", v.clientThreads, groups);
         }
         if (rows.size() == 1) {
             return "";
         }
-        return "\nthreads per message stored (medians over the interval's windows, from /proc/PID/task): context switches, "
+        return "\nthreads per message " + (r.clients == null ? "stored" : "stored (client: per message it handled)") + " (medians over the interval's windows, from /proc/PID/task): context switches, "
             + "and CPU us by thread group (from the thread names; older JDK 8 builds leave most threads unnamed: \"other\")\n" + Table.render(rows);
     }
 

@@ -16,8 +16,9 @@ final class EfficiencyWarnings {
         List<String> w = new ArrayList<>();
         for (EfficiencyResults.VariantResult v : r.variants) {
             if (v.windowsNotUsable > 0) {
-                w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate or lost sends; their pairs are left out of the "
-                    + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable));
+                w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate%s; their pairs are left out of the "
+                    + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable,
+                    r.clients == null ? " or lost sends" : ", lost sends or handled less than the rate"));
             }
             if (v.otherCpuCores != null && v.otherCpuCores.max != null && v.otherCpuCores.max > OTHER_LOAD_LIMIT) {
                 w.add(String.format(Locale.ROOT, "%s: processes outside the run used up to %.2f cores in a measured window: the machine was "

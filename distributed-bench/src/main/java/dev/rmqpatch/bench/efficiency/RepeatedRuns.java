@@ -4,7 +4,6 @@ import dev.rmqpatch.bench.engine.ComparisonMetadata;
 import dev.rmqpatch.bench.engine.PlanFailedException;
 import dev.rmqpatch.bench.engine.RunContext;
 import dev.rmqpatch.bench.engine.RunOptions;
-import dev.rmqpatch.bench.engine.Variant;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +27,7 @@ final class RepeatedRuns {
         this.out = out;
         results.runsPlanned = o.runs;
         results.baseline = o.baseline;
-        results.mainFigure = CpuMeasure.mainFor(o.topology).name();
+        results.mainFigure = CpuMeasure.mainFor(o).name();
         Map<String, Object> mode = new LinkedHashMap<>();
         mode.put("mode", "efficiency");
         mode.put("runs", o.runs);
@@ -37,9 +36,9 @@ final class RepeatedRuns {
         ComparisonMetadata.describe(o, results.metadata, mode, List.of());
     }
 
-    /** The variants in run {@code k}'s order (1-based): rotated left by k - 1. */
-    static List<Variant> order(List<Variant> variants, int k) {
-        List<Variant> rotated = new ArrayList<>();
+    /** The variants (or clients) in run {@code k}'s order (1-based): rotated left by k - 1. */
+    static <T> List<T> order(List<T> variants, int k) {
+        List<T> rotated = new ArrayList<>();
         int n = variants.size();
         for (int i = 0; i < n; i++) {
             rotated.add(variants.get((i + k - 1) % n));
@@ -51,11 +50,14 @@ final class RepeatedRuns {
         for (int k = 1; k <= o.runs; k++) {
             RunOptions one = o.copy();
             one.runs = 1;
-            one.variants = order(o.variants, k);
+            if (o.clients != null) {
+                one.clients = order(o.clients, k);
+            } else {
+                one.variants = order(o.variants, k);
+            }
             String folder = "run-" + k;
             one.outDir = o.outDir.resolve(folder);
-            List<String> names = new ArrayList<>();
-            one.variants.forEach(v -> names.add(v.name()));
+            List<String> names = one.compared();
             out.printf("%n[%s elapsed] run %d of %d: fresh brokers and agents, variants in the order %s; output %s%n", outer.elapsed(), k,
                 o.runs, names, one.outDir);
             EfficiencyPlan plan = new EfficiencyPlan();
@@ -71,9 +73,7 @@ final class RepeatedRuns {
     }
 
     private List<String> variantNames() {
-        List<String> names = new ArrayList<>();
-        o.variants.forEach(v -> names.add(v.name()));
-        return names;
+        return o.compared();
     }
 
     private void printSoFar() {

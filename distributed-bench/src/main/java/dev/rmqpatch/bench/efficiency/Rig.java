@@ -3,11 +3,13 @@ package dev.rmqpatch.bench.efficiency;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.HarnessClusters;
+import dev.rmqpatch.bench.broker.Replication;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
 import dev.rmqpatch.bench.coordinator.PrepareRequests;
+import dev.rmqpatch.bench.engine.ClientVariant;
 import dev.rmqpatch.bench.engine.ComparisonMetadata;
 import dev.rmqpatch.bench.engine.RunContext;
 import dev.rmqpatch.bench.engine.RunOptions;
@@ -24,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,6 +43,8 @@ final class Rig {
     CpuPinning pinning;
     /** --remote: the clusters on other hosts; null when this run started {@link #clusters} here. */
     RemoteBrokers remote;
+    /** --clients: each client's agents (the variants are the clients, one cluster); null when brokers are compared. */
+    ClientRig clientRig;
 
     static List<String> agentJvmOptions(List<String> sameCpuCount) {
         List<String> all = new ArrayList<>(LocalAgents.DEFAULT_JVM_OPTIONS);
@@ -52,9 +57,13 @@ final class Rig {
      * clusters and agents that run elsewhere ({@link RemoteBrokers}); then the topics, the probes and the window runner.
      */
     void start(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
-        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException {
+        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingJarsException {
         RunOptions o = ctx.options();
         BrokerAdmin admin = ctx.admin();
+        if (o.clients != null) {
+            startClients(ctx, overrides, results, sameCpuCount);
+            return;
+        }
         List<String> namesrvOf = new ArrayList<>();
         List<List<String>> mastersOf = new ArrayList<>();
         if (o.remote == null) {
@@ -115,6 +124,56 @@ final class Rig {
             brokers.add(new BrokerUnderTest(o.variants.get(i).name(), probe, own));
         }
         windows = new WindowRunner(group, brokers, namesrvs, Duration.ofSeconds(o.windowSeconds), ctx.out(), results.warnings);
+    }
+
+    /** --clients: the one cluster, each client's agents, its topics and probes, and the window runner that takes turns between them. */
+    private void startClients(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
+        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingJarsException {
+        RunOptions o = ctx.options();
+        // The agents first: a client's missing jar fails the run before any broker starts.
+        clientRig = ClientRig.launch(ctx, agentJvmOptions(sameCpuCount), results);
+        startClusters(ctx, overrides, results, sameCpuCount);
+        agents = clientRig.all();
+        group = ctx.closeAtEnd(new AgentGroup(agents));
+        group.resetBusy();
+        String runId = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+        LocalCluster cluster = clusters.get(0);
+        clientRig.prepare(o, ctx.admin(), cluster, runId);
+        group.forAll(a -> a.start(0));
+        brokers.addAll(clientRig.probes(o, ctx.admin(), cluster));
+        windows = new WindowRunner(group, brokers, List.of(), Duration.ofSeconds(o.windowSeconds), ctx.out(), results.warnings);
+        windows.routeWith(clientRig.routing(o.clientSide));
+    }
+
+    /** The JVM a profiled window of variant {@code i} profiles: its broker (master), or with --clients the client's first agent. */
+    long profiledPid(int i) {
+        return clientRig != null ? clientRig.profiledPid(i) : clusters.get(i).brokerPid();
+    }
+
+    /** ms-sync, brokers compared: variant {@code i}'s slave, profiled with its master; else null. */
+    Long profiledSlavePid(int i) {
+        return clientRig == null && clusters.get(i).slaveProcess() != null ? clusters.get(i).slaveProcess().pid() : null;
+    }
+
+    /** After the last window: stops the agents' load and, in ms-sync, checks that every slave caught up with its master. */
+    void stop(RunContext ctx, EfficiencyResults results) throws AgentFailure, BrokerAdmin.AdminException {
+        group.forAll(a -> a.stop(Duration.ofSeconds(35)));
+        RunOptions o = ctx.options();
+        if (o.topology == Topology.SINGLE) {
+            return;
+        }
+        for (int i = 0; remote != null && i < o.variants.size(); i++) {
+            remote.checkReplication(i, o.variants.get(i).name(), ctx.admin(), ctx.out());
+        }
+        for (int i = 0; i < clusters.size(); i++) {
+            String name = o.variants.get(i).name();
+            Replication rep = HarnessClusters.replication(clusters.get(i), ctx.admin(), Duration.ofSeconds(10));
+            ctx.out().printf("%s: CommitLog max offset master %,d, slave %,d%n", name, rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset);
+            if (!rep.caughtUp()) {
+                results.warnings.add(String.format(Locale.ROOT, "%s: the slave's CommitLog max offset %,d differs from the master's %,d after the "
+                    + "load stopped: replication fell behind or broke", name, rep.slaveCommitLogMaxOffset, rep.masterCommitLogMaxOffset));
+            }
+        }
     }
 
     private void startClusters(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)

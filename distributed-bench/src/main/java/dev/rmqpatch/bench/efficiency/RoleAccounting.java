@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which processes' CPU a window of one variant counts under which role: its broker ("broker"), its slave
+ * Which processes' CPU a window of one variant (or client) counts under which role: its broker ("broker"), its slave
  * ({@link EfficiencyPlan#SLAVE_ROLE}), the other variants' idle brokers, the name servers, the harness's own processes,
  * and any other child process ("helpers"), so that the machine's busy CPU not explained by any of them is other load.
  */
@@ -42,6 +42,30 @@ final class RoleAccounting {
         roles.put("idle brokers", idle);
         roles.put("namesrv", namesrvs);
         roles.putAll(base);
+        return withHelpers(roles);
+    }
+
+    /**
+     * --clients: the one cluster's broker (and slave), its name server, the window's client's agent JVMs
+     * ({@link WindowRunner#CLIENT_ROLE}), the other clients' (idle) agents, the producers feeding consumers, the
+     * coordinator, and any other child process.
+     */
+    static Map<String, List<Long>> ofClient(LocalCluster cluster, List<Long> client, List<Long> idleClients, List<Long> loadAgents) {
+        Map<String, List<Long>> roles = new LinkedHashMap<>();
+        roles.put("broker", List.of(cluster.brokerPid()));
+        if (cluster.slaveProcess() != null) {
+            roles.put(EfficiencyPlan.SLAVE_ROLE, List.of(cluster.slaveProcess().pid()));
+        }
+        roles.put(WindowRunner.CLIENT_ROLE, client);
+        roles.put("idle clients", idleClients);
+        roles.put("load agents", loadAgents);
+        roles.put("namesrv", List.of(cluster.namesrvPid()));
+        roles.put("coordinator", List.of(ProcessHandle.current().pid()));
+        return withHelpers(roles);
+    }
+
+    /** Adds "helpers": every live child process no role names. */
+    private static Map<String, List<Long>> withHelpers(Map<String, List<Long>> roles) {
         Set<Long> known = new LinkedHashSet<>();
         roles.values().forEach(known::addAll);
         List<Long> helpers = new ArrayList<>();

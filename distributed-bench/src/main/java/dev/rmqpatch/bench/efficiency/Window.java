@@ -41,6 +41,20 @@ public final class Window {
     public Double slaveCpuUsPerMsg;
     /** ms-sync: master + slave JVM CPU over the window per message the master stored: what the pair costs. */
     public Double pairCpuUsPerMsg;
+    /**
+     * --clients: the window's client's agent JVMs' CPU (user + system from /proc, every process of that client) over
+     * exactly this window, per message that client handled in it ({@link #clientMessages}); its cores; and its threads.
+     */
+    public Double clientCpuUsPerMsg;
+    public Double clientCores;
+    /** --clients: messages the window's client sent and had acknowledged (producer side) or received (consumer side) in it. */
+    public Long clientMessages;
+    /**
+     * --clients: the client handled at least {@link WindowRunner#HELD_FRACTION} of the target rate over the window (its
+     * producers sent it, its consumers kept up with it); null when unlimited or not comparing clients.
+     */
+    public Boolean clientKeptUp;
+    public ThreadCosts clientThreads;
     public Double storedBytesPerMsg;
     /** The broker JVM's threads over the window, per message stored: context switches, CPU by thread group. */
     public ThreadCosts brokerThreads;
@@ -64,7 +78,8 @@ public final class Window {
 
     /** The window held its rate, lost no sends and has a CPU figure: usable for the statistics. */
     public boolean usable() {
-        return brokerCpuUsPerMsg != null && brokerCpuUsPerMsg > 0 && failed == 0 && !Boolean.FALSE.equals(heldRate);
+        return brokerCpuUsPerMsg != null && brokerCpuUsPerMsg > 0 && failed == 0 && !Boolean.FALSE.equals(heldRate)
+            && !Boolean.FALSE.equals(clientKeptUp);
     }
 
     /** Why {@link #usable()} is false, in words. */
@@ -75,6 +90,10 @@ public final class Window {
         }
         if (failed > 0) {
             return failed + " failed send(s)";
+        }
+        if (Boolean.FALSE.equals(clientKeptUp)) {
+            return String.format(java.util.Locale.ROOT, "the client handled %,d messages, under %.0f%% of %,.0f msg/s", clientMessages,
+                WindowRunner.HELD_FRACTION * 100, targetRateMsgPerS);
         }
         return "no broker CPU figure";
     }

@@ -3,6 +3,8 @@ package dev.rmqpatch.bench.efficiency;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.broker.BrokerSample;
+import dev.rmqpatch.bench.broker.ThreadCosts;
+import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
 import dev.rmqpatch.bench.pinning.Placement;
@@ -36,7 +38,44 @@ final class WindowRunner {
     static final double HELD_FRACTION = 0.95;
     /** Sync sends answer within milliseconds at a rate below saturation; this covers the last ones and the reput. */
     static final Duration SETTLE = Duration.ofMillis(100);
-    private static final int PAUSE = -1;
+    static final int PAUSE = -1;
+    /** --clients: the role of the window's client's agent JVMs in a BrokerProbe's sample (their CPU and threads). */
+    static final String CLIENT_ROLE = "client";
+
+    /**
+     * Which agent loads what in a window of variant {@code v}: by default (variants are clusters) every agent sends to
+     * target v, sharing the rate; a client comparison ({@link ClientRouting}) has its own.
+     */
+    interface Routing {
+        /** Agent {@code agent}'s target in a window of variant {@code variant} (0-based), {@link #PAUSE} for none. */
+        int target(int agent, int variant);
+
+        /** How many agents share the window's rate. */
+        int senders(int variant);
+
+        /** --clients: the messages the window's client handled, from the agents' reports at its end; null when not comparing clients. */
+        Long clientMessages(List<ProgressReport> reports, int variant);
+    }
+
+    /** Every agent loads the window's variant (cluster), sharing the rate. */
+    static Routing everyAgent(int agents) {
+        return new Routing() {
+            @Override
+            public int target(int agent, int variant) {
+                return variant;
+            }
+
+            @Override
+            public int senders(int variant) {
+                return agents;
+            }
+
+            @Override
+            public Long clientMessages(List<ProgressReport> reports, int variant) {
+                return null;
+            }
+        };
+    }
 
     private final AgentGroup agents;
     private final List<BrokerUnderTest> brokers;
@@ -47,6 +86,7 @@ final class WindowRunner {
     private int count;
     /** At each window's start: puts its broker where its slot's placement wants it and returns the placement in force. */
     private Function<Slot, Placement> placer = Slot::placement;
+    private Routing routing;
 
     /**
      * @param watched processes beyond the brokers' own (e.g. name servers) whose death ends the run
@@ -63,6 +103,12 @@ final class WindowRunner {
         this.length = length;
         this.out = out;
         this.warnings = warnings;
+        this.routing = everyAgent(agents.size());
+    }
+
+    /** Which agent loads what in each window (--clients); by default every agent loads the window's cluster. */
+    void routeWith(Routing routing) {
+        this.routing = routing;
     }
 
     /**
@@ -141,9 +187,12 @@ final class WindowRunner {
         }
     }
 
-    private List<ProgressReport> switchTo(int target, double totalRate) throws AgentFailure, WindowFailure {
-        double each = totalRate / agents.size();
-        List<ProgressReport> reports = agents.forAll(a -> a.target(target, each));
+    private List<ProgressReport> switchTo(int variant, double totalRate) throws AgentFailure, WindowFailure {
+        List<AgentClient> all = agents.agents();
+        List<ProgressReport> reports = agents.forAll(a -> {
+            int target = variant == PAUSE ? PAUSE : routing.target(all.indexOf(a), variant);
+            return a.target(target, target == PAUSE ? 0 : totalRate / routing.senders(variant));
+        });
         for (int i = 0; i < reports.size(); i++) {
             if ("FAILED".equals(reports.get(i).state)) {
                 throw new WindowFailure(agents.agents().get(i).name() + " failed: " + reports.get(i).error, null);
@@ -211,6 +260,7 @@ final class WindowRunner {
                 w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
             }
         }
+        clientFigures(w, open, end, reports);
         List<Histogram> latencies = new ArrayList<>();
         for (ProgressReport r : reports) {
             w.acked += r.acked;
@@ -229,11 +279,40 @@ final class WindowRunner {
         return w;
     }
 
+    /**
+     * --clients: the window's client's agent JVMs' CPU over the window (the same two samples as the broker's) per message
+     * that client handled; whether it handled the window's rate; its threads.
+     */
+    private void clientFigures(Window w, Open open, BrokerSample end, List<ProgressReport> reports) {
+        Long messages = routing.clientMessages(reports, open.slot.variant());
+        if (messages == null) {
+            return;
+        }
+        w.clientMessages = messages;
+        Long before = open.start.roleCpuNanos == null ? null : open.start.roleCpuNanos.get(CLIENT_ROLE);
+        Long after = end.roleCpuNanos == null ? null : end.roleCpuNanos.get(CLIENT_ROLE);
+        long wall = end.wallNanos - open.start.wallNanos;
+        if (before != null && after != null && wall > 0) {
+            w.clientCores = (double) (after - before) / wall;
+            w.clientCpuUsPerMsg = messages > 0 ? (after - before) / 1000.0 / messages : null;
+        }
+        // Against the rate, not the broker's count: the one broker's count of a window also holds the next client's first
+        // messages (the settle after the switch), alike for every client.
+        if (open.slot.rate() > 0) {
+            w.clientKeptUp = messages >= HELD_FRACTION * open.slot.rate() * w.loadSeconds;
+        }
+        if (open.start.roleThreads != null && end.roleThreads != null) {
+            w.clientThreads = ThreadCosts.between(open.start.roleThreads.get(CLIENT_ROLE), end.roleThreads.get(CLIENT_ROLE), messages);
+        }
+    }
+
     private void print(Window w) {
         String rate = w.targetRateMsgPerS > 0 ? String.format(Locale.ROOT, "%,.0f of %,.0f msg/s", nz(w.storedMsgPerS), w.targetRateMsgPerS)
             : String.format(Locale.ROOT, "%,.0f msg/s (unlimited)", nz(w.storedMsgPerS));
-        out.printf(Locale.ROOT, "[%-11s pair %3d] %-16s %s  p99 %s ms  broker %s us/msg (%s cores)%s  other %s cores%s%s%s%n",
-            w.phase, w.pair, w.variant, rate, Format.num(w.latencyMs.p99, 2), Format.num(w.brokerCpuUsPerMsg, 1), Format.num(w.brokerCores, 2),
+        out.printf(Locale.ROOT, "[%-11s pair %3d] %-16s %s  p99 %s ms  %sbroker %s us/msg (%s cores)%s  other %s cores%s%s%s%n",
+            w.phase, w.pair, w.variant, rate, Format.num(w.latencyMs.p99, 2), w.clientMessages == null ? ""
+                : "client " + Format.num(w.clientCpuUsPerMsg, 1) + " us/msg (" + Format.num(w.clientCores, 2) + " cores), ",
+            Format.num(w.brokerCpuUsPerMsg, 1), Format.num(w.brokerCores, 2),
             w.slaveCpuUsPerMsg == null ? "" : ", slave " + Format.num(w.slaveCpuUsPerMsg, 1) + " us/msg, pair " + Format.num(w.pairCpuUsPerMsg, 1) + " us/msg",
             Format.num(w.otherCpuCores, 2), Placement.UNPINNED.label.equals(w.placement) ? "" : "  " + w.placement, w.profiled ? "  profiled" : "",
             w.note == null ? "" : "  <- " + w.note);

@@ -105,6 +105,16 @@ public final class RunContext {
         return agents;
     }
 
+    /**
+     * Starts {@code count} more local agent JVMs (agent-{@code first} ...), their output under {@code dir}, with
+     * {@code classPathFirst} before the harness's class path; they are stopped at the end of the run. Returns the new ones.
+     */
+    public List<AgentClient> launchAgents(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst) throws IOException {
+        List<AgentClient> started = LocalAgents.launch(count, first, dir, jvmOptions, classPathFirst);
+        agents.addAll(started);
+        return started;
+    }
+
     public List<AgentClient> agents() {
         return agents;
     }

@@ -27,6 +27,8 @@ public final class RunOptions {
     public Map<String, String> brokerSettings = new LinkedHashMap<>();
     public Path distDir;
     public Path outDir;
+    /** The repository root (--repo-root): where the Java agent jar a client variant may need is built. */
+    public Path repoRoot;
     public String commandLine;
     /** --profile: async-profiler on the brokers (saturation: in the measured windows; efficiency: in extra windows). */
     public boolean profile;
@@ -39,6 +41,13 @@ public final class RunOptions {
     public Double ceiling;
 
     // Efficiency plan.
+    /**
+     * --clients (efficiency): the clients compared against one broker cluster (the one variant), each on agent JVMs of its
+     * own; null = the variants (brokers) are compared.
+     */
+    public List<ClientVariant> clients;
+    /** --client-side, with --clients. */
+    public ClientVariant.Side clientSide = ClientVariant.Side.PRODUCER;
     /** --efficiency: paired fixed-rate windows on warm brokers. */
     public boolean efficiency;
     /** --efficiency: total msg/s of the measured windows; null = found by the rate probe. */
@@ -62,6 +71,17 @@ public final class RunOptions {
     /** --broker-jmx-password-file and --broker-jmx-tls-cert, with --remote; null = none. */
     public Path jmxPasswordFile;
     public Path jmxTlsCert;
+
+    /** The names of what is compared: the clients with --clients, else the variants. */
+    public List<String> compared() {
+        List<String> names = new ArrayList<>();
+        if (clients != null) {
+            clients.forEach(c -> names.add(c.name()));
+        } else {
+            variants.forEach(v -> names.add(v.name()));
+        }
+        return names;
+    }
 
     /** A copy of every field (lists and maps copied, the rest shared), for one run of several. */
     public RunOptions copy() {

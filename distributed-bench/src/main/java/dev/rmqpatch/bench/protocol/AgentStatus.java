@@ -13,4 +13,6 @@ public final class AgentStatus {
     public int cpus;
     /** The agent's wall clock when it answered, microseconds since the epoch: the coordinator's clock-offset probe. */
     public long wallClockMicros;
+    /** Where the agent's RocketMQ classes came from and whether they run patched (read once, at the agent's start). */
+    public java.util.List<LoadedClass> rocketmqClasses;
 }

@@ -90,6 +90,37 @@ class ThreadCostsTest {
     }
 
     @Test
+    void clientThreadNamesFallIntoTheirGroups() {
+        // The kernel's 15-character names of a 4.9.0 client's threads and of a load agent's senders.
+        assertEquals("netty-io", ThreadCosts.groupOf("NettyClientSele"));
+        assertEquals("netty-codec", ThreadCosts.groupOf("NettyClientWork"), "the client pipeline's executor");
+        assertEquals("client-callback", ThreadCosts.groupOf("NettyClientPubl"));
+        assertEquals("consume", ThreadCosts.groupOf("ConsumeMessageT"));
+        assertEquals("pull", ThreadCosts.groupOf("PullMessageServ"));
+        assertEquals("app-senders", ThreadCosts.groupOf("agent-1-sender-"));
+        assertEquals("app-senders", ThreadCosts.groupOf("agent-12-sender"));
+        assertEquals("app-senders", ThreadCosts.groupOf("agent-123-sende"));
+        assertEquals("other", ThreadCosts.groupOf("agent-1-http"));
+        assertEquals("other", ThreadCosts.groupOf("RebalanceServic"));
+        for (String g : new String[] {"app-senders", "client-callback", "consume"}) {
+            assertTrue(ThreadCosts.GROUPS.contains(g), g);
+        }
+    }
+
+    @Test
+    void severalProcessesReadAsOneSnapshot() {
+        long pid = ProcessHandle.current().pid();
+        ThreadSnapshot one = ThreadSnapshot.of(pid);
+        ThreadSnapshot both = ThreadSnapshot.of(java.util.List.of(pid, pid));
+        if (one == null) {
+            return; // not Linux: nothing to read
+        }
+        assertTrue(both != null && !both.tasks.isEmpty(), "this process's threads, read twice, as one snapshot");
+        assertTrue(ThreadSnapshot.of(java.util.List.of(pid, -1L)) != null, "an unreadable process leaves the others");
+        assertNull(ThreadSnapshot.of(java.util.List.of(-1L, -2L)), "nothing readable, no snapshot");
+    }
+
+    @Test
     void theOwnProcessThreadsAreReadableAndCountUp() throws Exception {
         long pid = ProcessHandle.current().pid();
         ThreadSnapshot before = ThreadSnapshot.of(pid);

@@ -123,4 +123,60 @@ class WindowRunnerInProcessTest {
         assertEquals(paused[1], sinks.get(1).messages(), "paused after the sequence");
         assertFalse(group.forAll(a -> a.stop(Duration.ofSeconds(10))).isEmpty());
     }
+
+    /**
+     * --clients' routing: two agents (two clients) and one sink (the one broker); each window only its client's agent
+     * sends, and the window counts that agent's acknowledged messages and its JVM's CPU (here this JVM's).
+     */
+    @Test
+    void clientWindowsLoadOnlyTheirOwnClientsAgent() throws Exception {
+        AgentHttpServer second = new AgentHttpServer(new Agent("agent-2"), "127.0.0.1", 0, TOKEN, () -> { });
+        AgentGroup two = new AgentGroup(List.of(new AgentClient("agent-1", "127.0.0.1:" + server.port(), TOKEN, null),
+            new AgentClient("agent-2", "127.0.0.1:" + second.port(), TOKEN, null)));
+        try {
+            PrepareRequest prepare = new PrepareRequest();
+            prepare.runId = "c";
+            prepare.targets = List.of(new PrepareRequest.Target(addr(0), List.of("topic-a")));
+            prepare.partitionsPerTopic = 4;
+            prepare.messageSize = 100;
+            prepare.producersPerTopic = 1;
+            prepare.threads = 2;
+            prepare.mode = "sync";
+            prepare.sendTimeoutMs = 3000;
+            prepare.maxOutstanding = 100;
+            two.forAll(a -> a.prepare(prepare));
+            two.forAll(a -> a.start(0));
+            Map<String, List<Long>> roles = Map.of(WindowRunner.CLIENT_ROLE, List.of(ProcessHandle.current().pid()));
+            List<BrokerUnderTest> clients = List.of(
+                new BrokerUnderTest("stock", new BrokerProbe(admin, List.of(addr(0)), null, null, roles), List.of()),
+                new BrokerUnderTest("patched", new BrokerProbe(admin, List.of(addr(0)), null, null, roles), List.of()));
+            WindowRunner runner = new WindowRunner(two, clients, List.of(), Duration.ofMillis(400),
+                new PrintStream(printed, true, StandardCharsets.UTF_8), new ArrayList<>());
+            runner.routeWith(new ClientRouting(dev.rmqpatch.bench.engine.ClientVariant.Side.PRODUCER, new int[] {0, 1}));
+            List<Slot> slots = new ArrayList<>();
+            for (int pair = 0; pair < 2; pair++) {
+                for (int v : WindowOrder.of(pair, 2)) {
+                    slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, Placement.UNPINNED, false));
+                }
+            }
+            List<Window> windows = runner.run(slots, w -> { });
+            assertEquals(List.of("stock", "patched", "patched", "stock"), windows.stream().map(w -> w.variant).toList());
+            long handled = 0;
+            for (Window w : windows) {
+                assertNotNull(w.clientMessages, "window " + w.index);
+                assertTrue(w.clientMessages > 0, "window " + w.index + ": its client's agent sent");
+                // The other agent was paused: at most its last in-flight sync sends (one per thread) fall into this window.
+                assertTrue(w.acked - w.clientMessages <= 2 * prepare.threads, w.acked + " acked, " + w.clientMessages + " by the window's client");
+                assertNotNull(w.clientCpuUsPerMsg, "this JVM's CPU per message of the window's client");
+                assertNotNull(w.clientKeptUp);
+                handled += w.clientMessages;
+            }
+            assertTrue(handled <= sinks.get(0).messages(), handled + " of " + sinks.get(0).messages());
+            assertTrue(printed.toString(StandardCharsets.UTF_8).contains("client "), printed.toString(StandardCharsets.UTF_8));
+            two.forAll(a -> a.stop(Duration.ofSeconds(10)));
+        } finally {
+            two.close();
+            second.close();
+        }
+    }
 }

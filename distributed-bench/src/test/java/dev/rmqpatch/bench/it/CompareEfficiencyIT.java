@@ -236,6 +236,80 @@ class CompareEfficiencyIT {
         assertNothingLeft(out);
     }
 
+    /**
+     * --clients stock,patched: one broker, each client its own agent JVM, two pairs of one-second windows. Checks the
+     * documented results.json and that each agent JVM ran the classes it claims: the patched one RocketMQ's classes from the
+     * patched distribution's jars (rewritten: rmqpatch$ bridges in RemotingCommand), the stock one the stock jars, with the
+     * same JVM options apart from the class path.
+     */
+    @Test
+    void clientsTakeTurnsAgainstOneBrokerOnTheirOwnClassPaths() throws Exception {
+        Dists.stock();
+        Path patchedLib = Dists.patched().resolve("lib").toRealPath();
+        Path out = dir.resolve("clients");
+        String printed = run(List.of("--efficiency", "--clients", "stock,patched", "--pairs", "2", "--window", "1", "--warmup", "1",
+            "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("clients.log"));
+        JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", r.get("status").getAsString(), printed);
+        // The interval's fields need two usable pairs, which a loaded machine may not give: optional in the sample.
+        ResultKeys.assertSameAsSample("client-efficiency-results.keys", r, java.util.Set.of("stock", "patched"));
+        assertEquals("CLIENT", r.get("mainFigure").getAsString());
+        assertEquals("stock", r.get("baseline").getAsString());
+        assertEquals("producer", r.getAsJsonObject("clients").get("side").getAsString());
+        assertEquals("4.9.0-tuned", r.getAsJsonObject("clients").get("broker").getAsString());
+        JsonArray variants = r.getAsJsonArray("variants");
+        assertEquals(2, variants.size());
+        List<String> optionsBeforeClassPath = new ArrayList<>();
+        for (JsonElement e : variants) {
+            JsonObject v = e.getAsJsonObject();
+            String name = v.get("name").getAsString();
+            assertTrue(v.getAsJsonObject("clientCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+            assertTrue(v.getAsJsonObject("brokerCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+            JsonObject groups = v.getAsJsonObject("clientThreads").getAsJsonObject("groupCpuUsPerMsg");
+            assertTrue(groups.has("app-senders") && groups.has("netty-io"), groups.toString());
+            JsonObject client = v.getAsJsonObject("client");
+            JsonArray command = client.getAsJsonArray("commandLines").get(0).getAsJsonArray();
+            List<String> args = new ArrayList<>();
+            command.forEach(x -> args.add(x.getAsString()));
+            int cp = args.indexOf("-cp");
+            optionsBeforeClassPath.add(String.join(" ", args.subList(0, cp)));
+            String remoting = null;
+            int bridges = -1;
+            for (JsonElement c : client.getAsJsonArray("loadedClasses")) {
+                JsonObject lc = c.getAsJsonObject();
+                if (lc.get("name").getAsString().endsWith(".RemotingCommand")) {
+                    remoting = Path.of(java.net.URI.create(lc.get("jar").getAsString())).toRealPath().toString();
+                    bridges = lc.get("rmqpatchMethods").getAsInt();
+                }
+            }
+            assertNotNull(remoting, client.toString());
+            String agentOut = Files.readString(out.resolve("agents").resolve(name).resolve(name.equals("stock") ? "agent-1.out" : "agent-2.out"));
+            assertTrue(agentOut.contains("RocketMQ class org.apache.rocketmq.remoting.protocol.RemotingCommand from "), agentOut);
+            if (name.equals("patched")) {
+                assertEquals(5, client.getAsJsonArray("classPathFirst").size(), client.toString());
+                assertTrue(args.get(cp + 1).startsWith(client.getAsJsonArray("classPathFirst").get(0).getAsString()), args.get(cp + 1));
+                assertTrue(remoting.startsWith(patchedLib.toString()), remoting + " is not from " + patchedLib);
+                assertTrue(bridges > 0, "the patched RemotingCommand has rmqpatch's bridges: " + client);
+            } else {
+                assertEquals(0, client.getAsJsonArray("classPathFirst").size(), client.toString());
+                assertTrue(!remoting.startsWith(patchedLib.toString()), remoting);
+                assertEquals(0, bridges, "the stock RemotingCommand has no rmqpatch bridges: " + client);
+            }
+        }
+        assertEquals(optionsBeforeClassPath.get(0), optionsBeforeClassPath.get(1), "the same JVM options apart from the class path");
+        JsonObject patched = variants.get(1).getAsJsonObject().getAsJsonObject("clientCpuUsPerMsg");
+        assertTrue(patched.get("ratio").getAsDouble() > 0, patched.toString());
+        for (JsonElement e : r.getAsJsonArray("windows")) {
+            JsonObject w = e.getAsJsonObject();
+            if ("measure".equals(w.get("phase").getAsString())) {
+                assertTrue(w.get("clientMessages").getAsLong() > 0 && w.has("clientCpuUsPerMsg"), w.toString());
+            }
+        }
+        String table = Files.readString(out.resolve("table.txt"));
+        assertTrue(table.contains("client us/msg") && table.contains("x stock") && table.contains("patched client"), table);
+        assertNothingLeft(out);
+    }
+
     @Test
     void runsGiveARatioAcrossRunsWithEachRunsOwnResults() throws Exception {
         Dists.stock();

@@ -1,0 +1,108 @@
+package dev.rmqpatch.bench.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Client names, parallel to the broker variants', and what each puts into its agent JVMs. */
+class ClientVariantTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void namesGiveTheKindThePatchesOffAndCopies() {
+        ClientVariant stock = ClientVariant.parse("stock");
+        assertEquals(ClientVariant.Kind.STOCK, stock.kind());
+        assertEquals(List.of(), stock.disabledPatches());
+        ClientVariant patched = ClientVariant.parse(" patched-without-P7+P26 ");
+        assertEquals("patched-without-P7+P26", patched.name());
+        assertEquals(ClientVariant.Kind.PATCHED, patched.kind());
+        assertEquals(List.of("P7", "P26"), patched.disabledPatches());
+        ClientVariant copy = ClientVariant.parse("agent#2");
+        assertEquals(ClientVariant.Kind.AGENT, copy.kind());
+        assertEquals("agent#2", copy.name());
+        for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@8", "4.9.0-patched", "stock-without-P1", "")) {
+            assertThrows(IllegalArgumentException.class, () -> ClientVariant.parse(bad), bad);
+        }
+    }
+
+    @Test
+    void onlyTheClassPathAndTheAgentOptionsDiffer() {
+        Path agentJar = dir.resolve("rmqpatch-agent.jar");
+        List<Path> patchedJars = List.of(dir.resolve("rocketmq-client-4.9.0.jar"), dir.resolve("rmqpatch-codec-1.jar"));
+        ClientVariant stock = ClientVariant.parse("stock");
+        ClientVariant patched = ClientVariant.parse("patched-without-P26");
+        ClientVariant agent = ClientVariant.parse("agent");
+        assertEquals(List.of(), stock.jvmOptions(agentJar));
+        assertEquals(List.of(), stock.classPathFirst(patchedJars));
+        assertEquals(List.of("-Drmqpatch.disable=P26"), patched.jvmOptions(agentJar));
+        assertEquals(patchedJars, patched.classPathFirst(patchedJars));
+        assertEquals(List.of("-javaagent:" + agentJar), agent.jvmOptions(agentJar));
+        assertEquals(List.of(), agent.classPathFirst(patchedJars), "the agent rewrites the stock jars");
+    }
+
+    @Test
+    void agentCommandLinesDifferOnlyInTheClientsOwnPart() {
+        List<String> same = List.of("-Xms512m", "-Xmx512m", "-XX:ActiveProcessorCount=2");
+        List<String> args = List.of("agent", "--name", "agent-1");
+        Path agentJar = dir.resolve("rmqpatch-agent.jar");
+        List<Path> jars = List.of(dir.resolve("rocketmq-client-4.9.0.jar"), dir.resolve("rmqpatch-codec-1.jar"));
+        List<String> stock = dev.rmqpatch.bench.coordinator.LocalJvm.command(same, List.of(), args);
+        ClientVariant patched = ClientVariant.parse("patched-without-P26");
+        List<String> withOwn = new java.util.ArrayList<>(same);
+        withOwn.addAll(patched.jvmOptions(agentJar));
+        List<String> p = dev.rmqpatch.bench.coordinator.LocalJvm.command(withOwn, patched.classPathFirst(jars), args);
+        int cp = stock.indexOf("-cp");
+        assertEquals(stock.subList(0, cp), p.subList(0, cp), "the same java and options before the client's own");
+        assertEquals(List.of("-Drmqpatch.disable=P26"), p.subList(cp, p.indexOf("-cp")));
+        String patchedPath = p.get(p.indexOf("-cp") + 1);
+        assertTrue(patchedPath.startsWith(jars.get(0) + java.io.File.pathSeparator + jars.get(1) + java.io.File.pathSeparator), patchedPath);
+        assertTrue(patchedPath.endsWith(stock.get(cp + 1)), "then the harness's own class path, stock client included");
+        assertEquals(stock.subList(cp + 2, stock.size()), p.subList(p.indexOf("-cp") + 2, p.size()));
+    }
+
+    @Test
+    void listsNeedTwoDistinctClients() {
+        assertEquals(2, ClientVariant.parseList("stock, patched,").size());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ClientVariant.parseList("stock,stock")).getMessage().contains("twice"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ClientVariant.parseList("stock")).getMessage().contains("at least two"));
+    }
+
+    @Test
+    void patchedJarsComeFromThePatchedDistributionOrSayHowToBuildThem() throws Exception {
+        String missing = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
+        assertTrue(missing.contains("rocketmq-4.9.0-patched") && missing.contains("scripts/build.sh --rocketmq-version 4.9.0"), missing);
+        Path lib = Files.createDirectories(dir.resolve("rocketmq-4.9.0-patched/lib"));
+        for (String a : List.of("rocketmq-client", "rocketmq-common", "rocketmq-remoting", "rocketmq-logging", "rocketmq-broker")) {
+            Files.createFile(lib.resolve(a + "-4.9.0.jar"));
+        }
+        String noCodec = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
+        assertTrue(noCodec.contains("rmqpatch-codec-"), noCodec);
+        Files.createFile(lib.resolve("rmqpatch-codec-0.1.0-SNAPSHOT.jar"));
+        assertEquals(List.of(lib.resolve("rocketmq-client-4.9.0.jar"), lib.resolve("rocketmq-common-4.9.0.jar"),
+            lib.resolve("rocketmq-remoting-4.9.0.jar"), lib.resolve("rocketmq-logging-4.9.0.jar"), lib.resolve("rmqpatch-codec-0.1.0-SNAPSHOT.jar")),
+            ClientVariant.patchedJars(dir, "4.9.0"), "the client-side jars and the codec, never the broker's");
+    }
+
+    @Test
+    void aMissingAgentJarSaysHowToBuildIt() throws Exception {
+        String missing = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.agentJar(dir)).getMessage();
+        assertTrue(missing.contains(ClientVariant.AGENT_BUILD), missing);
+        Path jar = dir.resolve(ClientVariant.AGENT_JAR);
+        Files.createDirectories(jar.getParent());
+        Files.createFile(jar);
+        assertEquals(jar, ClientVariant.agentJar(dir));
+    }
+
+    @Test
+    void sidesParse() {
+        assertEquals(ClientVariant.Side.CONSUMER, ClientVariant.Side.parse("consumer"));
+        assertThrows(IllegalArgumentException.class, () -> ClientVariant.Side.parse("Producer"));
+    }
+}
