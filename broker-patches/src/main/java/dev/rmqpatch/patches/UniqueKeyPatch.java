@@ -11,7 +11,7 @@ import dev.rmqpatch.patches.transform.RequireMembers;
  * P27. Target: {@code MessageClientIDSetter.createUniqID()} in rocketmq-common, which a producer calls for every
  * message it sends (the UNIQ_KEY property, the "msgId" applications see). Replacement: an entry hook that hands the
  * class's private static state ({@code FIX_STRING}, {@code COUNTER}, {@code startTime}, {@code nextStartTime}) to
- * codec's {@code UniqueKeys.createUniqID}, which writes the same 32 hex digits into one char[]; when the month has
+ * codec's {@code UniqueKeys.createUniqID}, which writes the same 32 hex digits into one byte[]; when the month has
  * rolled over it declines and the stock body moves the start time and makes that key. Both stock methods are checked
  * to still read and call what the codec mirrors.
  * Why: stock allocates a StringBuilder, a ByteBuffer, two arrays and two Strings per key; upstream cut the same
@@ -32,7 +32,7 @@ final class UniqueKeyPatch implements Patch {
 
     @Override
     public String buys() {
-        return "a producer's per-message unique key written into one char[], without the StringBuilder, ByteBuffer and "
+        return "a producer's per-message unique key written into one byte[], without the StringBuilder, ByteBuffer and "
             + "hex String (upstream #3590)";
     }
 
@@ -40,8 +40,8 @@ final class UniqueKeyPatch implements Patch {
     public String effect() {
         return "MessageClientIDSetter.createUniqID, called for every message a producer sends, writes the same key "
             + "(the fixed prefix, then the milliseconds since the month's start and the counter, in hex) into one "
-            + "char[] and makes the String from it, from the class's own state; the month's roll-over is stock's code. "
-            + "Stock reads the clock twice per key, the patched method once.";
+            + "byte[] (ASCII) and makes the String from it, from the class's own state; the month's roll-over is "
+            + "stock's code. Stock reads the clock twice per key, the patched method once.";
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code MessageClientIDSetter.createUniqID}: the fixed hex prefix (address, pid, class loader hash), then 8 hex digits
  * of the milliseconds since the start of the current month and 4 of a counter. Stock 4.9.0 builds it per message with
  * a StringBuilder, a 6-byte ByteBuffer, {@code UtilAll.bytes2string}'s char[] and String, and the final String copy.
- * This writes the same characters into one char[] and makes the String from it.
+ * This writes the same characters as ASCII bytes into one byte[] and makes the String from it.
  * <p>
  * The state stays stock's: the patched method hands its private statics ({@code FIX_STRING}, {@code COUNTER},
  * {@code startTime}, {@code nextStartTime}) to {@link #createUniqID(String, AtomicInteger, long, long)}, which reads the
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class UniqueKeys {
 
-    private static final char[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'};
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'};
 
     /** Hex digits after the prefix: 4 bytes of time since the month's start, 2 of the counter. */
     static final int SUFFIX_LENGTH = 12;
@@ -35,6 +35,7 @@ public final class UniqueKeys {
      * The key stock makes at {@code now} for this state, drawing one counter value; null, with the counter untouched,
      * when {@code now} has reached {@code nextStartTime}.
      */
+    @SuppressWarnings("deprecation")
     public static String createUniqID(String fixString, AtomicInteger counter, long startTime, long nextStartTime,
                                       long now) {
         if (now >= nextStartTime) {
@@ -44,8 +45,8 @@ public final class UniqueKeys {
         int sinceStart = (int) (now - startTime);
         int count = counter.getAndIncrement();
         int n = fixString.length();
-        char[] key = new char[n + SUFFIX_LENGTH];
-        fixString.getChars(0, n, key, 0);
+        byte[] key = new byte[n + SUFFIX_LENGTH];
+        fixString.getBytes(0, n, key, 0);
         int end = n + 8;
         for (int i = end - 1; i >= n; i--) {
             key[i] = HEX[sinceStart & 0xF];
@@ -55,6 +56,15 @@ public final class UniqueKeys {
             key[i] = HEX[count & 0xF];
             count >>>= 4;
         }
-        return new String(key);
+        return ascii(key);
+    }
+
+    /**
+     * The String of ASCII bytes, with one copy: on JDK 9+ the bytes become the String's Latin-1 array as they are (no
+     * char[] to compress), on JDK 8 its char[]. The prefix is hex digits ({@code UtilAll.bytes2string}), so ASCII.
+     */
+    @SuppressWarnings("deprecation")
+    private static String ascii(byte[] key) {
+        return new String(key, 0, 0, key.length);
     }
 }
