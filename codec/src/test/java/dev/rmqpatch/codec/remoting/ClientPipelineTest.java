@@ -42,7 +42,7 @@ class ClientPipelineTest {
                     "handler " + i + " under stock's name");
             }
         } finally {
-            group.shutdownGracefully().sync();
+            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).sync();
         }
     }
 
