@@ -48,7 +48,9 @@ final class UniqueKeyPatch implements Patch {
     public String why() {
         return "Stock makes six objects per key (StringBuilder and its array, ByteBuffer and its array, the hex "
             + "String and its array) before the key itself; upstream measured the method at 2.41% of a producer's "
-            + "profile and 0.42% after the same change (#3590).";
+            + "profile and 0.42% after the same change (#3590). In this project's one profile of a stock producer "
+            + "(one thread of synchronous 300-byte sends on loopback) it was 0.1% of the CPU samples: what the patch "
+            + "saves there is allocation (UniqueKeyBenchmark: 264 to 168 B/op with a 44-digit IPv6 prefix), not CPU.";
     }
 
     @Override
