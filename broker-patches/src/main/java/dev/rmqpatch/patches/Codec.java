@@ -152,6 +152,17 @@ final class Codec {
     static final MethodRef HA_DRAINED_READ = new MethodRef("dev/rmqpatch/codec/ha/HaDrainedRead", "read",
         "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
 
+    // P26
+    static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
+    static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",
+        "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_FIRST_NAMED.desc.substring(1));
+    static final MethodRef CLIENT_PIPELINE_ADD_LAST = new MethodRef(CLIENT_PIPELINE, "addLast",
+        "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_LAST_ALL.desc.substring(1));
+
+    // P27
+    static final MethodRef CREATE_UNIQ_ID = new MethodRef("dev/rmqpatch/codec/client/UniqueKeys", "createUniqID",
+        "(Ljava/lang/String;Ljava/util/concurrent/atomic/AtomicInteger;JJ)Ljava/lang/String;");
+
     private Codec() {
     }
 }

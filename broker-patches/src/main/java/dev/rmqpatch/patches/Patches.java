@@ -35,6 +35,8 @@ public final class Patches {
         new GroupCommitLockPatch(),
         new HaGatherWritePatch(),
         new HaDrainedReadPatch(),
+        new ClientIoThreadPatch(),
+        new UniqueKeyPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -270,6 +270,37 @@ final class Stock {
     static final MethodRef SOCKET_CHANNEL_READ = new MethodRef("java/nio/channels/SocketChannel", "read",
         "(Ljava/nio/ByteBuffer;)I");
 
+    // P26: the client's pipeline (NettyRemotingClient.start's channel initializer).
+    static final String NETTY_REMOTING_CLIENT = "org/apache/rocketmq/remoting/netty/NettyRemotingClient";
+    /** The client's anonymous ChannelInitializer (the 4th anonymous class of NettyRemotingClient in 4.9.0). */
+    static final MethodRef CLIENT_INIT_CHANNEL = new MethodRef(NETTY_REMOTING_CLIENT + "$4", "initChannel",
+        "(Lio/netty/channel/socket/SocketChannel;)V");
+    /** The TLS handler, added first when the client uses TLS. */
+    static final MethodRef PIPELINE_ADD_FIRST_NAMED = new MethodRef(PIPELINE, "addFirst",
+        "(" + GROUP + "Ljava/lang/String;" + HANDLER + ")L" + PIPELINE + ";");
+
+    // P27: a producer's unique key per message.
+    static final String MESSAGE_CLIENT_ID_SETTER = "org/apache/rocketmq/common/message/MessageClientIDSetter";
+    static final MethodRef CREATE_UNIQ_ID = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "createUniqID", "()Ljava/lang/String;");
+    /** Private static: the key's 6 varying bytes (time since the month's start, counter); rolls the month over. */
+    static final MethodRef CREATE_UNIQ_ID_BUFFER = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "createUniqIDBuffer", "()[B");
+    /** Private static synchronized: sets startTime and nextStartTime to the month of its argument. */
+    static final MethodRef SET_START_TIME = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "setStartTime", "(J)V");
+    /** Fields, as MethodRefs (owner, name, descriptor): the key's private static state. */
+    static final MethodRef UNIQ_ID_FIX_STRING = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "FIX_STRING", "Ljava/lang/String;");
+    static final MethodRef UNIQ_ID_COUNTER = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "COUNTER",
+        "Ljava/util/concurrent/atomic/AtomicInteger;");
+    static final MethodRef UNIQ_ID_START_TIME = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "startTime", "J");
+    static final MethodRef UNIQ_ID_NEXT_START_TIME = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "nextStartTime", "J");
+    static final MethodRef BYTES_TO_STRING = new MethodRef("org/apache/rocketmq/common/UtilAll", "bytes2string",
+        "([B)Ljava/lang/String;");
+    static final MethodRef ATOMIC_INTEGER_GET_AND_INCREMENT = new MethodRef("java/util/concurrent/atomic/AtomicInteger",
+        "getAndIncrement", "()I");
+    static final MethodRef CURRENT_TIME_MILLIS = new MethodRef("java/lang/System", "currentTimeMillis", "()J");
+    static final MethodRef BYTE_BUFFER_PUT_INT = new MethodRef("java/nio/ByteBuffer", "putInt", "(I)Ljava/nio/ByteBuffer;");
+    static final MethodRef BYTE_BUFFER_PUT_SHORT = new MethodRef("java/nio/ByteBuffer", "putShort",
+        "(S)Ljava/nio/ByteBuffer;");
+
     private Stock() {
     }
 }

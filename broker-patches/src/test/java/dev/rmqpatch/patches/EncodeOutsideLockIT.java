@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -89,7 +87,7 @@ class EncodeOutsideLockIT {
     @SuppressWarnings("unchecked")
     private static Run run(Path lib, String disable, Path root, long seed, int count) throws Exception {
         Files.createDirectories(root);
-        try (URLClassLoader libLoader = LibLoaders.of(lib); DriverLoader driver = new DriverLoader(libLoader)) {
+        try (URLClassLoader libLoader = LibLoaders.of(lib); DriverLoader driver = new DriverLoader(libLoader, DRIVER)) {
             if (disable != null) {
                 Class<?> sw = LibLoaders.switches(libLoader, disable);
                 assertEquals(!disable.contains("P20,") && !disable.endsWith("P20"), sw.getField("P20").getBoolean(null));
@@ -128,37 +126,5 @@ class EncodeOutsideLockIT {
             }
         }
         return 0;
-    }
-
-
-    /** Defines the driver (from the test classes) over a lib/ loader, so it links against that lib/'s RocketMQ. */
-    private static final class DriverLoader extends ClassLoader implements AutoCloseable {
-        DriverLoader(ClassLoader parent) {
-            super(parent);
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.startsWith(DRIVER)) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    try (InputStream in = EncodeOutsideLockIT.class.getClassLoader()
-                        .getResourceAsStream(name.replace('.', '/') + ".class")) {
-                        byte[] bytes = in.readAllBytes();
-                        c = defineClass(name, bytes, 0, bytes.length);
-                    } catch (IOException e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                }
-                return c;
-            }
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

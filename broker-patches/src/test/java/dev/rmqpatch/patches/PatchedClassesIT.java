@@ -73,6 +73,8 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAConnection$WriteSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAConnection$ReadSocketService"},
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$HAClient"},
+        {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingClient$4"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageClientIDSetter"},
     };
 
     private static URLClassLoader stock;
@@ -176,6 +178,72 @@ class PatchedClassesIT {
                 }
             }
         }
+    }
+
+    /**
+     * P27 in the rewritten class (the codec's key and stock's month roll-over behind it) against stock's: the private
+     * statics of MessageClientIDSetter are set to the same state in the stock, patched and switched-off loaders, each
+     * makes a key, and the keys must be each loader's own prefix followed by the same 12 digits (the prefix holds the
+     * class loader's hash, so it differs by loader). Each round is bracketed by clock readings and repeated when the
+     * millisecond changed under it. Then the month's roll-over: every loader moves its start time to the same month start.
+     */
+    @Test
+    void uniqueKeysAreStocksForTheSameState() throws Exception {
+        URLClassLoader[] loaders = {stock, patched, switchedOff};
+        java.util.Random rnd = new java.util.Random();
+        long[] spans = {0, 1, 0xFFFF, 0x10000, 0x7FFFFFFFL, 0x80000000L, 0xFFFFFFFFL, 0x100000000L, -1};
+        int[] counts = {0, 1, 0x7FFF, 0x8000, 0xFFFF, 0x10000, -1, Integer.MAX_VALUE, Integer.MIN_VALUE};
+        for (int round = 0; round < 200; round++) {
+            long span = round < spans.length ? spans[round] : rnd.nextInt(Integer.MAX_VALUE);
+            int count = round < counts.length ? counts[round] : rnd.nextInt();
+            String[] suffixes = new String[loaders.length];
+            for (int attempt = 0; ; attempt++) {
+                long t0 = System.currentTimeMillis();
+                for (int i = 0; i < loaders.length; i++) {
+                    Class<?> c = Class.forName("org.apache.rocketmq.common.message.MessageClientIDSetter", true, loaders[i]);
+                    staticField(c, "startTime").setLong(null, t0 - span);
+                    staticField(c, "nextStartTime").setLong(null, Long.MAX_VALUE);
+                    ((java.util.concurrent.atomic.AtomicInteger) staticField(c, "COUNTER").get(null)).set(count);
+                    String key = (String) c.getMethod("createUniqID").invoke(null);
+                    String fix = (String) staticField(c, "FIX_STRING").get(null);
+                    assertTrue(key.startsWith(fix) && key.length() == fix.length() + 12, key);
+                    assertEquals(count + 1, ((java.util.concurrent.atomic.AtomicInteger) staticField(c, "COUNTER").get(null)).get());
+                    suffixes[i] = key.substring(fix.length());
+                }
+                if (System.currentTimeMillis() == t0 || attempt == 20) {
+                    break;
+                }
+            }
+            assertEquals(suffixes[0], suffixes[1], "P27 on, counter " + count + ", " + span + " ms since start");
+            assertEquals(suffixes[0], suffixes[2], "P27 off, counter " + count + ", " + span + " ms since start");
+        }
+        long[][] rolled = new long[loaders.length][];
+        String[] suffixes = new String[loaders.length];
+        for (int i = 0; i < loaders.length; i++) {
+            Class<?> c = Class.forName("org.apache.rocketmq.common.message.MessageClientIDSetter", true, loaders[i]);
+            staticField(c, "startTime").setLong(null, 0);
+            staticField(c, "nextStartTime").setLong(null, System.currentTimeMillis() - 1);
+            ((java.util.concurrent.atomic.AtomicInteger) staticField(c, "COUNTER").get(null)).set(7);
+            String key = (String) c.getMethod("createUniqID").invoke(null);
+            rolled[i] = new long[] {staticField(c, "startTime").getLong(null), staticField(c, "nextStartTime").getLong(null)};
+            suffixes[i] = key.substring(key.length() - 4);
+            assertTrue(rolled[i][0] > 0 && rolled[i][1] > System.currentTimeMillis(), "rolled over to this month");
+        }
+        assertEquals(List.of(rolled[0][0], rolled[0][1]), List.of(rolled[1][0], rolled[1][1]), "the patched class rolls over as stock");
+        assertEquals(List.of(rolled[0][0], rolled[0][1]), List.of(rolled[2][0], rolled[2][1]));
+        assertEquals(List.of("0007", "0007", "0007"), List.of(suffixes), "the counter value drawn once, by stock's body");
+        try (JarFile jar = new JarFile(TestCluster.dist("patched").resolve("lib").resolve("rocketmq-common-"
+            + System.getProperty("rmqpatch.rocketmq.version", "4.9.0") + ".jar").toFile());
+             InputStream in = jar.getInputStream(jar.getJarEntry("org/apache/rocketmq/common/message/MessageClientIDSetter.class"))) {
+            assertTrue(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).contains("dev/rmqpatch/codec/client/UniqueKeys"),
+                "the patched class calls the codec (so the equal keys above came from it)");
+        }
+    }
+
+    private static Field staticField(Class<?> c, String name) throws NoSuchFieldException {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
     }
 
     @Test

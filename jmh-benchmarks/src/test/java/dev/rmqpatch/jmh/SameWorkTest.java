@@ -269,6 +269,56 @@ class SameWorkTest {
         }
     }
 
+    /** The same key form from the same counter: prefix, 8 digits of time, the counter's 4 digits, one value drawn each. */
+    @Test
+    void uniqueKeyPair() throws Exception {
+        UniqueKeyBenchmark b = new UniqueKeyBenchmark();
+        UniqueKeyBenchmark.Keys k = new UniqueKeyBenchmark.Keys();
+        k.read();
+        int before = k.counter.get();
+        String stock = b.stock();
+        String patched = b.patched(k);
+        assertEquals(before + 2, k.counter.get(), "one counter value each, from the same counter");
+        assertEquals(k.fix.length() + 12, stock.length());
+        assertEquals(stock.length(), patched.length());
+        assertEquals(stock.substring(0, k.fix.length()), patched.substring(0, k.fix.length()));
+        assertEquals(String.format("%04X", (before + 1) & 0xFFFF), patched.substring(patched.length() - 4));
+        assertEquals(String.format("%04X", before & 0xFFFF), stock.substring(stock.length() - 4));
+    }
+
+    /** Both clients get the server's answer; the patched one's handlers run on its event loop, stock's on its group. */
+    @Test
+    void clientRoundTripPair() throws Exception {
+        ClientRoundTripBenchmark b = new ClientRoundTripBenchmark();
+        ClientRoundTripBenchmark.Rig r = new ClientRoundTripBenchmark.Rig();
+        r.start();
+        try {
+            RemotingCommand stock = b.stock(r);
+            RemotingCommand patched = b.patched(r);
+            assertEquals(0, stock.getCode());
+            assertEquals(stock.getCode(), patched.getCode());
+            assertEquals(stock.getExtFields(), patched.getExtFields());
+            assertEquals("42", patched.getExtFields().get("queueOffset"));
+            assertEquals(true, handlersOnEventLoop(r.patchedClient, r.addr), "patched: no executor group");
+            assertEquals(false, handlersOnEventLoop(r.stockClient, r.addr), "stock: its executor group");
+        } finally {
+            r.stop();
+        }
+    }
+
+    private static boolean handlersOnEventLoop(org.apache.rocketmq.remoting.netty.NettyRemotingClient client, String addr)
+        throws Exception {
+        Field tables = client.getClass().getDeclaredField("channelTables");
+        tables.setAccessible(true);
+        Object wrapper = ((Map<?, ?>) tables.get(client)).get(addr);
+        java.lang.reflect.Method getChannel = wrapper.getClass().getDeclaredMethod("getChannel");
+        getChannel.setAccessible(true);
+        io.netty.channel.Channel channel = (io.netty.channel.Channel) getChannel.invoke(wrapper);
+        io.netty.channel.ChannelHandlerContext decoder = channel.pipeline()
+            .context(org.apache.rocketmq.remoting.netty.NettyDecoder.class);
+        return decoder.executor() == channel.eventLoop();
+    }
+
     private static Map<String, String> withoutWait(Map<String, String> m) {
         Map<String, String> copy = new HashMap<>(m);
         assertEquals("true", copy.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK), "stock stores WAIT=true");

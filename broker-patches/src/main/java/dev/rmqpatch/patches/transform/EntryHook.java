@@ -6,6 +6,8 @@ import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -21,6 +23,8 @@ import org.objectweb.asm.tree.TypeInsnNode;
  * body; for a void method, a hook returning {@code true} means "handled" ({@link #refusing}: a boolean hook whose
  * {@code true} makes an object-returning method return null). The stock body stays intact, so
  * whatever the hook declines, and everything while the patch is switched off, behaves exactly as before.
+ * {@link #withStaticFields}: the hook gets the values of static fields of the class first, for a codec method that
+ * needs the class's private state.
  */
 public final class EntryHook implements MethodEdit {
 
@@ -29,16 +33,33 @@ public final class EntryHook implements MethodEdit {
     private final boolean refusal;
     /** The hook is a method another edit of the same patch adds to the target's class, not a codec method. */
     private final boolean added;
+    /** Static fields of the target's class whose values the hook gets first (fields named like methods). */
+    private final List<MethodRef> statics;
 
     public EntryHook(MethodRef target, MethodRef hook) {
-        this(target, hook, false, false);
+        this(target, hook, false, false, Collections.<MethodRef>emptyList());
     }
 
-    private EntryHook(MethodRef target, MethodRef hook, boolean refusal, boolean added) {
+    private EntryHook(MethodRef target, MethodRef hook, boolean refusal, boolean added, List<MethodRef> statics) {
         this.target = target;
         this.hook = hook;
         this.refusal = refusal;
         this.added = added;
+        this.statics = statics;
+    }
+
+    /**
+     * The hook gets the values of static fields of the target's class (private ones included), in the order given,
+     * then {@code this} and the method's arguments: for a codec method that needs the class's private static state
+     * and leaves it where it is. Each field's type must be the hook's parameter type exactly.
+     */
+    public static EntryHook withStaticFields(MethodRef target, List<MethodRef> fields, MethodRef hook) {
+        for (MethodRef f : fields) {
+            if (!f.owner.equals(target.owner)) {
+                throw new IllegalArgumentException(f + " is not a field of " + target.owner);
+            }
+        }
+        return new EntryHook(target, hook, false, false, Collections.unmodifiableList(new java.util.ArrayList<MethodRef>(fields)));
     }
 
     /**
@@ -49,7 +70,7 @@ public final class EntryHook implements MethodEdit {
         if (!hook.owner.equals(target.owner)) {
             throw new IllegalArgumentException(hook + " is not in " + target.owner);
         }
-        return new EntryHook(target, hook, false, true);
+        return new EntryHook(target, hook, false, true, Collections.<MethodRef>emptyList());
     }
 
     /**
@@ -57,7 +78,7 @@ public final class EntryHook implements MethodEdit {
      * does for what it does not find), {@code false} runs the stock body.
      */
     public static EntryHook refusing(MethodRef target, MethodRef hook) {
-        return new EntryHook(target, hook, true, false);
+        return new EntryHook(target, hook, true, false, Collections.<MethodRef>emptyList());
     }
 
     @Override
@@ -93,6 +114,21 @@ public final class EntryHook implements MethodEdit {
         if (sw != null) {
             code.add(sw.jumpIfOff(stock));
         }
+        Type[] hookArgs = Type.getArgumentTypes(hook.desc);
+        if (hookArgs.length < statics.size()) {
+            throw new PatchException("hook " + hook + " must take the " + statics.size() + " static field value(s) first");
+        }
+        for (int i = 0; i < statics.size(); i++) {
+            MethodRef f = statics.get(i);
+            if (!hasStaticField(owner, f)) {
+                throw new PatchException(owner.name + " has no static field " + f.name + " " + f.desc);
+            }
+            if (!hookArgs[i].getDescriptor().equals(f.desc)) {
+                throw new PatchException("hook " + hook + " takes " + hookArgs[i] + " where static field " + f.name
+                    + " is " + f.desc);
+            }
+            code.add(new FieldInsnNode(Opcodes.GETSTATIC, f.owner, f.name, f.desc));
+        }
         code.add(Bytecode.loadThisAndArgs(m));
         code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, hook.owner, hook.name, hook.desc, false));
         Object[] locals = Bytecode.entryLocals(target.owner, m);
@@ -120,6 +156,15 @@ public final class EntryHook implements MethodEdit {
         m.instructions.insert(code);
     }
 
+    private static boolean hasStaticField(ClassNode owner, MethodRef ref) {
+        for (FieldNode f : owner.fields) {
+            if (f.name.equals(ref.name) && f.desc.equals(ref.desc) && (f.access & Opcodes.ACC_STATIC) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean hasMethod(ClassNode owner, MethodRef ref) {
         for (MethodNode m : owner.methods) {
             if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
@@ -136,7 +181,8 @@ public final class EntryHook implements MethodEdit {
 
     @Override
     public String describe() {
-        return "entry of " + target + " calls " + hook + (refusal ? "; returns null when it refuses, else" : ";")
+        return "entry of " + target + " calls " + hook + (statics.isEmpty() ? "" : " with " + statics.size()
+            + " static field value(s)") + (refusal ? "; returns null when it refuses, else" : ";")
             + " stock body runs when the hook declines";
     }
 }

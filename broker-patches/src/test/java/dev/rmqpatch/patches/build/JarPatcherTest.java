@@ -140,6 +140,27 @@ class JarPatcherTest {
         assertEquals(0, interfaceCalls(initChannel, "io/netty/channel/ChannelPipeline", "addLast"),
             "P7: no pipeline.addLast(group, ...) left in the initializer");
         assertEquals(List.of("P7"), switchesRead(method(init, "rmqpatch$P7$addLast")));
+        byte[] clientInit = classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
+            "org/apache/rocketmq/remoting/netty/NettyRemotingClient$4");
+        MethodNode clientInitChannel = method(clientInit, "initChannel", "(Lio/netty/channel/socket/SocketChannel;)V");
+        assertEquals(0, interfaceCalls(clientInitChannel, "io/netty/channel/ChannelPipeline", "addLast")
+            + interfaceCalls(clientInitChannel, "io/netty/channel/ChannelPipeline", "addFirst"),
+            "P26: no pipeline.addLast/addFirst(group, ...) left in the client's initializer");
+        assertEquals(List.of("P26"), switchesRead(method(clientInit, "rmqpatch$P26$addLast")));
+        assertEquals(List.of("P26"), switchesRead(method(clientInit, "rmqpatch$P26$addFirst")));
+        MethodNode uniqId = method(classBytes(out.resolve("rocketmq-common-4.9.0.jar"),
+            "org/apache/rocketmq/common/message/MessageClientIDSetter"), "createUniqID");
+        assertEquals(List.of("P27"), switchesRead(uniqId), "P27 reads its switch first");
+        assertEquals(1, calls(uniqId, new MethodRef("dev/rmqpatch/codec/client/UniqueKeys", "createUniqID",
+            "(Ljava/lang/String;Ljava/util/concurrent/atomic/AtomicInteger;JJ)Ljava/lang/String;")), "P27's hook");
+        List<String> statics = new java.util.ArrayList<>();
+        for (AbstractInsnNode insn : uniqId.instructions) {
+            if (insn.getOpcode() == Opcodes.GETSTATIC && !((FieldInsnNode) insn).owner.equals(Switch.OWNER)) {
+                statics.add(((FieldInsnNode) insn).name);
+            }
+        }
+        assertEquals(List.of("FIX_STRING", "COUNTER", "startTime", "nextStartTime", "LEN", "FIX_STRING"), statics,
+            "the hook gets the class's own state; the stock body (LEN, FIX_STRING) is kept behind it");
         MethodNode asyncProcess = method(sendClass, "asyncProcessRequest", "(Lio/netty/channel/ChannelHandlerContext;"
             + "L" + REMOTING_COMMAND + ";Lorg/apache/rocketmq/remoting/netty/RemotingResponseCallback;)V");
         assertEquals(1, calls(asyncProcess, new MethodRef(SEND_PROCESSOR, "rmqpatch$P9$thenAcceptAsync",
@@ -267,6 +288,27 @@ class JarPatcherTest {
         PatchException e = patchFails(new DelegateFields(swap, List.of(),
             new MethodRef("dev/rmqpatch/codec/store/GroupCommitQueue", "swapRequests", "(Ljava/util/List;)V")));
         assertTrue(e.getMessage().contains("must take 0 field value(s)"), e.getMessage());
+    }
+
+    private static final MethodRef UNIQ_ID = new MethodRef("org/apache/rocketmq/common/message/MessageClientIDSetter",
+        "createUniqID", "()Ljava/lang/String;");
+    private static final MethodRef UNIQ_ID_HOOK = new MethodRef("dev/rmqpatch/codec/client/UniqueKeys", "createUniqID",
+        "(Ljava/lang/String;Ljava/util/concurrent/atomic/AtomicInteger;JJ)Ljava/lang/String;");
+    private static final MethodRef FIX = new MethodRef(UNIQ_ID.owner, "FIX_STRING", "Ljava/lang/String;");
+    private static final MethodRef COUNTER = new MethodRef(UNIQ_ID.owner, "COUNTER", "Ljava/util/concurrent/atomic/AtomicInteger;");
+    private static final MethodRef START = new MethodRef(UNIQ_ID.owner, "startTime", "J");
+
+    @Test
+    void staticFieldHookFailsOnAMissingField() throws Exception {
+        PatchException e = patchFails(EntryHook.withStaticFields(UNIQ_ID,
+            List.of(FIX, COUNTER, START, new MethodRef(UNIQ_ID.owner, "laterStartTime", "J")), UNIQ_ID_HOOK));
+        assertTrue(e.getMessage().contains("has no static field laterStartTime J"), e.getMessage());
+    }
+
+    @Test
+    void staticFieldHookFailsOnAFieldOfAnotherType() throws Exception {
+        PatchException e = patchFails(EntryHook.withStaticFields(UNIQ_ID, List.of(COUNTER, FIX, START, START), UNIQ_ID_HOOK));
+        assertTrue(e.getMessage().contains("where static field COUNTER is"), e.getMessage());
     }
 
     private PatchException patchFails(MethodEdit edit) throws IOException {

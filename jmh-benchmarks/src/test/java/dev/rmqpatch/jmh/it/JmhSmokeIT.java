@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
+        "dev.rmqpatch.jmh.ClientRoundTripBenchmark.patched", "dev.rmqpatch.jmh.ClientRoundTripBenchmark.stock",
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.beforeLock", "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.patched",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.stock",
@@ -53,6 +54,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.patched", "dev.rmqpatch.jmh.SlaveReadInPlaceBenchmark.stock",
         "dev.rmqpatch.jmh.StatsItemsBenchmark.patched", "dev.rmqpatch.jmh.StatsItemsBenchmark.stock",
         "dev.rmqpatch.jmh.TopicPutCountersBenchmark.patched", "dev.rmqpatch.jmh.TopicPutCountersBenchmark.stock",
+        "dev.rmqpatch.jmh.UniqueKeyBenchmark.patched", "dev.rmqpatch.jmh.UniqueKeyBenchmark.stock",
     };
 
     private static Path jar;
