@@ -152,6 +152,11 @@ final class Codec {
     static final MethodRef HA_DRAINED_READ = new MethodRef("dev/rmqpatch/codec/ha/HaDrainedRead", "read",
         "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
 
+    // P28
+    static final String MESSAGE_DECODES = "dev/rmqpatch/codec/message/MessageDecodes";
+    static final MethodRef DECODES = new MethodRef(MESSAGE_DECODES, "decodes", Stock.MESSAGE_DECODES.desc);
+    static final MethodRef DECODE = new MethodRef(MESSAGE_DECODES, "decode", Stock.MESSAGE_DECODE.desc);
+
     private Codec() {
     }
 }

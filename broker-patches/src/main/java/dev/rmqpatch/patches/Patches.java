@@ -35,6 +35,7 @@ public final class Patches {
         new GroupCommitLockPatch(),
         new HaGatherWritePatch(),
         new HaDrainedReadPatch(),
+        new ConsumeDecodePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

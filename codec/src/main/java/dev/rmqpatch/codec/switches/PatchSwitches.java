@@ -27,7 +27,7 @@ public final class PatchSwitches {
         Collections.unmodifiableList(Arrays.asList(
             "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
             "P16", "P17", "P18", "P19", "P20",
-            "P21", "P22", "P23", "P24",
+            "P21", "P22", "P23", "P24", "P28",
             "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
@@ -58,6 +58,7 @@ public final class PatchSwitches {
     public static final boolean P22 = !DISABLED.contains("P22");
     public static final boolean P23 = !DISABLED.contains("P23");
     public static final boolean P24 = !DISABLED.contains("P24");
+    public static final boolean P28 = !DISABLED.contains("P28");
     public static final boolean S1 = !DISABLED.contains("S1");
     public static final boolean S2 = !DISABLED.contains("S2");
     public static final boolean S3 = !DISABLED.contains("S3");
