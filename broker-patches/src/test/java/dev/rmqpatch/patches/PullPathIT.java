@@ -89,11 +89,17 @@ class PullPathIT {
             queues.add(consumeQueueFiles(c));
             c.startBroker();
             assertActive(c, flags == null);
+            long lap = System.nanoTime();
             Map<String, Map<String, String>> stockConsumer = pushConsumeAll(c, label);
+            System.out.printf("PullPathIT %s: stock push consumer %.1f s%n", label, (System.nanoTime() - lap) / 1e9);
             pullWithoutQueueId(c, flags == null);
             if (flags == null) {
+                lap = System.nanoTime();
                 pullBodyDecodesInThePatchedJarsAsStock(c);
-                assertEquals(stockConsumer, patchedClientConsumeAll(c),
+                Map<String, Map<String, String>> patchedConsumer = patchedClientConsumeAll(c);
+                System.out.printf("PullPathIT %s: pull body decoded both ways, patched-jar push consumer %.1f s%n", label,
+                    (System.nanoTime() - lap) / 1e9);
+                assertEquals(stockConsumer, patchedConsumer,
                     "what a push consumer on the patched jars received, against the stock consumer's");
             }
             return new Run(queues);
