@@ -26,8 +26,9 @@ import org.apache.rocketmq.common.sysflag.MessageSysFlag;
  *
  * <p>Same reads, same checks, same objects as stock, without stock's garbage: per message stock copies the topic and
  * the properties into byte arrays only to make Strings of them, allocates two 4-byte arrays for the hosts, and
- * makes the offset message id through two ByteBuffers, an address copy, a char[] and a String. Here the properties
- * String is made from the buffer's own array, the topic String is reused while the topic's bytes repeat (a pull
+ * makes the offset message id through two ByteBuffers, an address copy, a char[] and a String. Here ASCII properties
+ * (with P2 on) are parsed straight from the buffer's bytes, others through a String made from the buffer's own
+ * array, the topic String is reused while the topic's bytes repeat (a pull
  * response holds one topic), the host bytes go through a per-thread scratch array ({@code InetAddress.getByAddress}
  * copies them), and the id is written as hex into a per-thread char[] and made a String once. The list is presized
  * from the first record's size.
@@ -36,7 +37,8 @@ import org.apache.rocketmq.common.sysflag.MessageSysFlag;
  * field by field, and the buffer left at the same position: a record stock cannot read (too short, a negative topic
  * length, a port out of range, a compressed body that does not inflate...) gives null and the buffer at its limit,
  * as stock's catch does. The properties are parsed as {@code MessageDecoder.string2messageProperties} parses them
- * in this JVM (P2's parser while P2 is on). Two differences no caller can see through stock's API: a record whose
+ * in this JVM (P2's parser while P2 is on; on ASCII bytes its byte twin, which gives the same map, iteration order
+ * included). Two differences no caller can see through stock's API: a record whose
  * body length is more than the bytes left is refused before its body array is allocated (stock allocates it, then
  * fails on the read; so a huge length gives null here where stock could throw OutOfMemoryError), and the messages
  * of one pull may share one topic String instance.
@@ -185,8 +187,7 @@ public final class MessageDecodes {
             // 17 properties
             short propertiesLength = byteBuffer.getShort();
             if (propertiesLength > 0) {
-                String propertiesString = utf8(byteBuffer, propertiesLength, s);
-                MessageAccessor.setProperties(msgExt, parse(propertiesString));
+                MessageAccessor.setProperties(msgExt, properties(byteBuffer, propertiesLength, s));
             }
 
             String msgId = offsetMsgId(storeAddress, storeIp, storePort, physicOffset, storeV6, s.hex);
@@ -202,10 +203,39 @@ public final class MessageDecodes {
         return null;
     }
 
-    /** What {@code MessageDecoder.string2messageProperties} returns in a patched JVM: P2's parser while P2 is on. */
-    private static Map<String, String> parse(String properties) {
-        return PatchSwitches.P2 ? MessageProperties.decode(properties)
-            : MessageDecoder.string2messageProperties(properties);
+    /**
+     * The {@code length} (positive) bytes of properties at the buffer's position, read past, parsed as
+     * {@code MessageDecoder.string2messageProperties(new String(bytes, UTF_8))} parses them in a patched JVM: P2's
+     * parser while P2 is on, straight from the bytes when they are all ASCII (no String of them at all), else from the
+     * String, made from a heap buffer's own array.
+     */
+    private static Map<String, String> properties(ByteBuffer byteBuffer, int length, Scratch s) {
+        if (length > byteBuffer.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        int pos = byteBuffer.position();
+        byte[] bytes;
+        int off;
+        if (byteBuffer.hasArray()) {
+            bytes = byteBuffer.array();
+            off = byteBuffer.arrayOffset() + pos;
+            byteBuffer.position(pos + length);
+        } else {
+            bytes = s.bytes;
+            if (bytes == null || bytes.length < length) {
+                bytes = new byte[length];
+                if (length <= MAX_KEPT_BYTES) {
+                    s.bytes = bytes;
+                }
+            }
+            byteBuffer.get(bytes, 0, length);
+            off = 0;
+        }
+        if (PatchSwitches.P2) {
+            Map<String, String> map = MessageProperties.decodeAscii(bytes, off, length);
+            return map != null ? map : MessageProperties.decode(new String(bytes, off, length, StandardCharsets.UTF_8));
+        }
+        return MessageDecoder.string2messageProperties(new String(bytes, off, length, StandardCharsets.UTF_8));
     }
 
     /** The topic of {@code length} bytes at the buffer's position, read past; the last topic's String when equal. */
@@ -235,28 +265,6 @@ public final class MessageDecodes {
         s.topic = topic;
         s.topicLength = length;
         return topic;
-    }
-
-    /** {@code length} (positive) bytes at the buffer's position as UTF-8, read past; no copy of a heap buffer's bytes. */
-    private static String utf8(ByteBuffer byteBuffer, int length, Scratch s) {
-        if (length > byteBuffer.remaining()) {
-            throw new BufferUnderflowException();
-        }
-        int pos = byteBuffer.position();
-        if (byteBuffer.hasArray()) {
-            String text = new String(byteBuffer.array(), byteBuffer.arrayOffset() + pos, length, StandardCharsets.UTF_8);
-            byteBuffer.position(pos + length);
-            return text;
-        }
-        byte[] bytes = s.bytes;
-        if (bytes == null || bytes.length < length) {
-            bytes = new byte[length];
-            if (length <= MAX_KEPT_BYTES) {
-                s.bytes = bytes;
-            }
-        }
-        byteBuffer.get(bytes, 0, length);
-        return new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 
     /**
