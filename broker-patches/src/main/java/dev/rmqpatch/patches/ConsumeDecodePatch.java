@@ -37,8 +37,9 @@ final class ConsumeDecodePatch implements Patch {
     @Override
     public String effect() {
         return "Stored messages (a pull response's body in a consumer; the store's records in the broker) are decoded "
-            + "by the same reads and checks into the same MessageExt or MessageClientExt, field by field: the properties "
-            + "String is made straight from the buffer's array, the topic String is kept while the next message's "
+            + "by the same reads and checks into the same MessageExt or MessageClientExt, field by field: ASCII "
+            + "properties are parsed from the buffer's bytes by P2's parser (with P2 on), others from a String made "
+            + "straight from the buffer's array, the topic String is kept while the next message's "
             + "topic bytes are the same, the host addresses go through a per-thread array (InetAddress copies it) and "
             + "the offset message id is written as hex into a per-thread char[] and made a String once; the list is "
             + "presized from the first record's size. A record stock cannot read gives null and leaves the buffer at its "
@@ -52,8 +53,8 @@ final class ConsumeDecodePatch implements Patch {
             + "properties as byte[] only to copy them into Strings, two host arrays, and for the offset message id "
             + "two ByteBuffers, a copy of the store address, a char[] and a String. Measured (ConsumeDecodeBenchmark, "
             + "one pull of 32 messages of 300 B, JDK 17): P28 alone allocates 12% less than stock (143,861 against "
-            + "163,520 B), with P2 57% less (69,857 against 161,625 B); the times were taken on a loaded machine "
-            + "and are not usable (BENCHMARKS.md, 2026-11-26 05:43).";
+            + "163,520 B), with P2 62% less (61,408 against 161,625 B); the times were taken on a loaded machine "
+            + "and are not usable (BENCHMARKS.md, 2026-11-26 05:47-06:01).";
     }
 
     @Override
