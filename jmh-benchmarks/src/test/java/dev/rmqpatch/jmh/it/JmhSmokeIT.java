@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
 class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
+        "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesStock",
+        "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultStock",
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.beforeLock", "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.patched",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.stock",
