@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 class MessageDecodesDifferentialTest {
 
     /** Random bodies (each decoded from four kinds of buffer, with and without bodies) and random single records. */
-    private static final int BODIES = 300;
-    private static final int RECORDS = 1_000;
+    private static final int BODIES = 200;
+    private static final int RECORDS = 500;
 
     /** The buffers a decoder meets: a wrapped array, a slice with an array offset, direct, read-only (no array). */
     private static final List<Function<byte[], ByteBuffer>> BUFFERS = List.of(
