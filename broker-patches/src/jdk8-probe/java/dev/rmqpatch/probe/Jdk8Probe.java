@@ -29,7 +29,7 @@ import java.util.jar.JarFile;
  * <li>Differentials on random inputs, through the patched RocketMQ classes (so through the codec's hooks on JDK 8):
  * JSON and ROCKETMQ-format frames decoded alike, JSON frames encoded to the same bytes, properties strings parsed
  * alike and the patched encoding read back by stock, send and pull request headers decoded alike, send response
- * headers encoded to the same bytes.</li>
+ * headers encoded to the same bytes, pull response bodies (stored records) decoded to the same messages.</li>
  * </ol>
  * Usage: {@code Jdk8Probe STOCK_LIB PATCHED_LIB SEED CASES}. Prints one line per check and "N passed, M failed";
  * exits 0 only when nothing failed.
@@ -71,6 +71,7 @@ public final class Jdk8Probe {
             probe.check("send request header " + i, probe.sendRequestHeader());
             probe.check("pull request header " + i, probe.pullRequestHeader());
             probe.check("send response header " + i, probe.sendResponseHeader());
+            probe.check("pull body " + i, probe.pullBody());
         }
         for (String f : probe.failures) {
             System.out.println("FAILED " + f);
@@ -327,6 +328,103 @@ public final class Jdk8Probe {
         byte[] out = new byte[buf.remaining()];
         buf.get(out);
         return out;
+    }
+
+    // ---- pull response bodies (P28, and P2 for their properties)
+
+    /**
+     * A pull response's body of random stored records (IPv4, IPv6 and IPv4-mapped hosts, compressed bodies, ports out
+     * of range, non-ASCII topics; a third cut short) decoded by MessageDecoder.decodes to the same messages, compared
+     * by their getters (maps sorted: P2's map iterates in another order), and the buffer left at the same position.
+     */
+    private String pullBody() throws Exception {
+        byte[] body = randomPullBody();
+        if (random.nextInt(3) == 0) {
+            body = Arrays.copyOf(body, random.nextInt(body.length + 1));
+        }
+        String a = describeMessages(stock, body);
+        String b = describeMessages(patched, body);
+        return a.equals(b) ? null : "decoded differently: stock " + a + " patched " + b;
+    }
+
+    private static String describeMessages(ClassLoader cl, byte[] body) throws Exception {
+        ByteBuffer bb = ByteBuffer.wrap(body);
+        List<?> msgs = (List<?>) Class.forName(DECODER, true, cl).getMethod("decodes", ByteBuffer.class, boolean.class)
+            .invoke(null, bb, true);
+        StringBuilder sb = new StringBuilder();
+        for (Object m : msgs) {
+            sb.append(describeMessage(m)).append('\n');
+        }
+        return sb.append("position ").append(bb.position()).toString();
+    }
+
+    /** Every getter's value but getBornHostNameString (a reverse DNS lookup); maps sorted by key. */
+    private static String describeMessage(Object o) throws Exception {
+        Map<String, String> values = new TreeMap<String, String>();
+        values.put("class", o.getClass().getName());
+        for (Method m : o.getClass().getMethods()) {
+            String n = m.getName();
+            if (m.getParameterTypes().length == 0 && !Modifier.isStatic(m.getModifiers()) && (n.startsWith("get")
+                || n.startsWith("is")) && !n.equals("getClass") && !n.equals("getBornHostNameString")) {
+                Object v;
+                try {
+                    v = m.invoke(o);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    v = "threw " + e.getCause();
+                }
+                values.put(n, v instanceof byte[] ? Arrays.toString((byte[]) v)
+                    : v instanceof Map ? new TreeMap<Object, Object>((Map<?, ?>) v).toString() : String.valueOf(v));
+            }
+        }
+        return values.toString();
+    }
+
+    /** Up to six records in 4.9.0's CommitLog layout. */
+    private byte[] randomPullBody() throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int n = random.nextInt(6); n >= 0; n--) {
+            int sysFlag = random.nextInt(4) == 0 ? random.nextInt(64) : 0;
+            byte[] body = ("body " + text(40)).getBytes("UTF-8");
+            if ((sysFlag & 1) != 0 && random.nextBoolean()) {
+                java.util.zip.Deflater d = new java.util.zip.Deflater(5);
+                d.setInput(body);
+                d.finish();
+                byte[] buf = new byte[body.length + 64];
+                int len = d.deflate(buf);
+                d.end();
+                body = Arrays.copyOf(buf, len);
+            }
+            byte[] topic = text(20).getBytes("UTF-8");
+            if (topic.length > 127) {
+                topic = Arrays.copyOf(topic, 127);
+            }
+            byte[] props = ("UNIQ_KEY\u0001" + Long.toHexString(random.nextLong()) + "\u0002TAGS\u0001" + text(8)
+                + "\u0002" + text(6) + "\u0001" + text(12) + (random.nextBoolean() ? "\u0002" : "")).getBytes("UTF-8");
+            boolean bornV6 = (sysFlag & 16) != 0;
+            boolean storeV6 = (sysFlag & 32) != 0;
+            ByteBuffer b = ByteBuffer.allocate(4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + (bornV6 ? 20 : 8) + 8 + (storeV6 ? 20 : 8)
+                + 4 + 8 + 4 + body.length + 1 + topic.length + 2 + props.length);
+            b.putInt(b.capacity()).putInt(-626843481).putInt(random.nextInt()).putInt(random.nextInt(4)).putInt(0)
+                .putLong(random.nextInt(1000)).putLong(random.nextInt(1 << 30)).putInt(sysFlag).putLong(1700000000000L);
+            host(b, bornV6);
+            b.putLong(1700000000001L);
+            host(b, storeV6);
+            b.putInt(0).putLong(0).putInt(body.length).put(body).put((byte) topic.length).put(topic)
+                .putShort((short) props.length).put(props);
+            out.write(b.array());
+        }
+        return out.toByteArray();
+    }
+
+    private void host(ByteBuffer b, boolean v6) {
+        byte[] ip = new byte[v6 ? 16 : 4];
+        random.nextBytes(ip);
+        if (v6 && random.nextBoolean()) {
+            Arrays.fill(ip, 0, 10, (byte) 0);
+            ip[10] = (byte) 0xff;
+            ip[11] = (byte) 0xff;
+        }
+        b.put(ip).putInt(random.nextInt(70000));
     }
 
     // ---- helpers

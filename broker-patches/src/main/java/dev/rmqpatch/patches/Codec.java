@@ -162,6 +162,10 @@ final class Codec {
     // P27
     static final MethodRef CREATE_UNIQ_ID = new MethodRef("dev/rmqpatch/codec/client/UniqueKeys", "createUniqID",
         "(Ljava/lang/String;Ljava/util/concurrent/atomic/AtomicInteger;JJ)Ljava/lang/String;");
+    // P28
+    static final String MESSAGE_DECODES = "dev/rmqpatch/codec/message/MessageDecodes";
+    static final MethodRef DECODES = new MethodRef(MESSAGE_DECODES, "decodes", Stock.MESSAGE_DECODES.desc);
+    static final MethodRef DECODE = new MethodRef(MESSAGE_DECODES, "decode", Stock.MESSAGE_DECODE.desc);
 
     private Codec() {
     }

@@ -37,6 +37,7 @@ public final class Patches {
         new HaDrainedReadPatch(),
         new ClientIoThreadPatch(),
         new UniqueKeyPatch(),
+        new ConsumeDecodePatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -300,6 +300,14 @@ final class Stock {
     static final MethodRef BYTE_BUFFER_PUT_INT = new MethodRef("java/nio/ByteBuffer", "putInt", "(I)Ljava/nio/ByteBuffer;");
     static final MethodRef BYTE_BUFFER_PUT_SHORT = new MethodRef("java/nio/ByteBuffer", "putShort",
         "(S)Ljava/nio/ByteBuffer;");
+    // P28: the consume-side decode of stored messages (every pull response's body, in a consumer).
+    static final String MESSAGE_EXT = "org/apache/rocketmq/common/message/MessageExt";
+    /** A pull response's body to client messages, until the first record that fails; called per pull by the client. */
+    static final MethodRef MESSAGE_DECODES = new MethodRef(MESSAGE_DECODER, "decodes",
+        "(Ljava/nio/ByteBuffer;Z)Ljava/util/List;");
+    /** One stored record to a message (readBody, deCompressBody, isClient): every other decode overload calls it. */
+    static final MethodRef MESSAGE_DECODE = new MethodRef(MESSAGE_DECODER, "decode",
+        "(Ljava/nio/ByteBuffer;ZZZ)L" + MESSAGE_EXT + ";");
 
     private Stock() {
     }

@@ -88,7 +88,7 @@ class PatchedClassesIT {
         patched = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
         switchedOff = LibLoaders.of(TestCluster.dist("patched").resolve("lib"));
         Class<?> switches = LibLoaders.switches(switchedOff, String.join(",", dev.rmqpatch.codec.switches.PatchSwitches.IDS));
-        for (String id : new String[] {"P2", "P5", "P6", "P10", "P11", "P12"}) {
+        for (String id : new String[] {"P2", "P5", "P6", "P10", "P11", "P12", "P28"}) {
             assertEquals(false, switches.getField(id).getBoolean(null), id + " in the switched-off loader");
         }
     }
@@ -590,6 +590,92 @@ class PatchedClassesIT {
         Object h = cmdClass.getMethod("decodeCommandCustomHeader", Class.class).invoke(cmd, headerClass);
         assertInstanceOf(headerClass, h);
         return h;
+    }
+
+    /**
+     * P28: MessageDecoder.decodes of pull bodies (IPv4, IPv6 and IPv4-mapped hosts, compressed bodies and a compressed
+     * flag on bodies that are not, ports out of range, non-ASCII topics, odd properties; a third cut short) gives
+     * stock's messages, field by field, and leaves the buffer where stock does, with P28 on and switched off.
+     */
+    @Test
+    void consumeDecodeGivesStockMessages() throws Exception {
+        java.util.Random r = new java.util.Random(28);
+        int messages = 0;
+        for (int i = 0; i < 300; i++) {
+            byte[] body = pullBody(r);
+            if (i % 3 == 0) {
+                body = java.util.Arrays.copyOf(body, r.nextInt(body.length + 1));
+            }
+            List<Map<String, Object>> want = decodes(stock, body);
+            assertEquals(want, decodes(patched, body), "case " + i);
+            assertEquals(want, decodes(switchedOff, body), "case " + i + ", P28 off");
+            messages += want.size() - 1;
+        }
+        assertTrue(messages > 300, "messages stock could read: " + messages);
+    }
+
+    /** The messages of a body, each as its fields (bodies in hex) and class name, then the buffer's position. */
+    private static List<Map<String, Object>> decodes(ClassLoader cl, byte[] body) throws Exception {
+        ByteBuffer b = ByteBuffer.wrap(body);
+        List<?> msgs = (List<?>) call(cl, "org.apache.rocketmq.common.message.MessageDecoder", "decodes",
+            new Class<?>[] {ByteBuffer.class, boolean.class}, b, true);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Object m : msgs) {
+            Map<String, Object> f = fields(m);
+            f.replaceAll((k, v) -> v instanceof byte[] ? java.util.HexFormat.of().formatHex((byte[]) v) : v);
+            f.put("class", m.getClass().getName());
+            out.add(f);
+        }
+        out.add(Map.<String, Object>of("position", b.position()));
+        return out;
+    }
+
+    /** Up to six stored records in 4.9.0's CommitLog layout, as a pull response carries them. */
+    private static byte[] pullBody(java.util.Random r) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int n = r.nextInt(6); n >= 0; n--) {
+            int sysFlag = r.nextInt(4) == 0 ? r.nextInt(64) : 0;
+            byte[] body = ("body " + r.nextInt() + " Zürich-東京".repeat(r.nextInt(20))).getBytes(StandardCharsets.UTF_8);
+            if ((sysFlag & 1) != 0 && r.nextBoolean()) {
+                java.util.zip.Deflater d = new java.util.zip.Deflater(5);
+                d.setInput(body);
+                d.finish();
+                byte[] buf = new byte[body.length + 64];
+                int len = d.deflate(buf);
+                d.end();
+                body = java.util.Arrays.copyOf(buf, len);
+            }
+            byte[] topic = (r.nextBoolean() ? "PullPathIT" : "主题-" + r.nextInt(100)).getBytes(StandardCharsets.UTF_8);
+            byte[] props = ("UNIQ_KEY\u0001" + Long.toHexString(r.nextLong()) + "\u0002TAGS\u0001tag-" + r.nextInt(3)
+                + "\u0002KEYS\u0001key " + r.nextInt() + (r.nextBoolean() ? "\u0002" : "")
+                + (r.nextInt(5) == 0 ? "empty\u0001\u0002\u0001x\u0002" : "")).getBytes(StandardCharsets.UTF_8);
+            boolean bornV6 = (sysFlag & 16) != 0;
+            boolean storeV6 = (sysFlag & 32) != 0;
+            ByteBuffer b = ByteBuffer.allocate(4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + (bornV6 ? 20 : 8) + 8 + (storeV6 ? 20 : 8)
+                + 4 + 8 + 4 + body.length + 1 + topic.length + 2 + props.length);
+            b.putInt(b.capacity()).putInt(-626843481).putInt(r.nextInt()).putInt(r.nextInt(4)).putInt(0)
+                .putLong(r.nextInt(1000)).putLong(r.nextInt(1 << 30)).putInt(sysFlag).putLong(1_700_000_000_000L);
+            host(r, b, bornV6);
+            b.putLong(1_700_000_000_001L);
+            host(r, b, storeV6);
+            b.putInt(0).putLong(0).putInt(body.length).put(body).put((byte) topic.length).put(topic)
+                .putShort((short) props.length).put(props);
+            out.write(b.array());
+        }
+        return out.toByteArray();
+    }
+
+    private static void host(java.util.Random r, ByteBuffer b, boolean v6) {
+        byte[] ip = new byte[v6 ? 16 : 4];
+        r.nextBytes(ip);
+        if (v6 && r.nextBoolean()) {
+            // IPv4-mapped: an Inet4Address, and an offset message id with 12 zero bytes at its end.
+            java.util.Arrays.fill(ip, 0, 10, (byte) 0);
+            ip[10] = (byte) 0xff;
+            ip[11] = (byte) 0xff;
+        }
+        // Now and then above 65535: InetSocketAddress refuses it, so the record cannot be read.
+        b.put(ip).putInt(r.nextInt(70_000));
     }
 
     /** Every instance field by name, read reflectively: what a stock decode would have set. */

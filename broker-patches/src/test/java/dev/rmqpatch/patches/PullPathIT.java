@@ -38,7 +38,11 @@ import org.junit.jupiter.api.Test;
  * the file channel), after a clean stop and again after a restart (recovery reads the files, then appends continue
  * where it left them); a stock 4.9.0 push consumer (DefaultMQPushConsumer: PULL_MESSAGE requests decoded by P10, pull
  * responses encoded by P11) then reads every message, with its body and properties, and a pull request without its
- * queueId gets an error response naming the field with P10 on.
+ * queueId gets an error response naming the field with P10 on. With the patches on, the consumer side too (P28, and
+ * P2 and P10/P11's codecs in the client's jars): a push consumer on the patched distribution's jars, in a class loader
+ * of its own, receives every message with every field equal to what the stock consumer received (but the consume
+ * start time each consumer stamps), and a real pull response's body decodes in the patched jars to the messages stock's
+ * decoder gives, field by field.
  */
 class PullPathIT {
 
@@ -85,8 +89,19 @@ class PullPathIT {
             queues.add(consumeQueueFiles(c));
             c.startBroker();
             assertActive(c, flags == null);
-            pushConsumeAll(c, label);
+            long lap = System.nanoTime();
+            Map<String, Map<String, String>> stockConsumer = pushConsumeAll(c, label);
+            System.out.printf("PullPathIT %s: stock push consumer %.1f s%n", label, (System.nanoTime() - lap) / 1e9);
             pullWithoutQueueId(c, flags == null);
+            if (flags == null) {
+                lap = System.nanoTime();
+                pullBodyDecodesInThePatchedJarsAsStock(c);
+                Map<String, Map<String, String>> patchedConsumer = patchedClientConsumeAll(c);
+                System.out.printf("PullPathIT %s: pull body decoded both ways, patched-jar push consumer %.1f s%n", label,
+                    (System.nanoTime() - lap) / 1e9);
+                assertEquals(stockConsumer, patchedConsumer,
+                    "what a push consumer on the patched jars received, against the stock consumer's");
+            }
             return new Run(queues);
         }
     }
@@ -185,8 +200,12 @@ class PullPathIT {
         }
     }
 
-    /** A stock 4.9.0 push consumer from the first offset: every key of both rounds, with its body and properties. */
-    private static void pushConsumeAll(TestCluster cluster, String label) throws Exception {
+    /**
+     * A stock 4.9.0 push consumer from the first offset: every key of both rounds, with its body and properties;
+     * returns each key's message as {@link #fields}.
+     */
+    private static Map<String, Map<String, String>> pushConsumeAll(TestCluster cluster, String label) throws Exception {
+        Map<String, Map<String, String>> received = new ConcurrentHashMap<>();
         Set<String> seen = ConcurrentHashMap.newKeySet();
         Set<String> wrong = ConcurrentHashMap.newKeySet();
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("pull-path-it-push");
@@ -200,6 +219,7 @@ class PullPathIT {
                     && "Zürich-東京".equals(m.getUserProperty("city")) && java.util.Arrays.equals(body(i), m.getBody())
                     && m.getQueueId() == i % 4) {
                     seen.add(m.getKeys());
+                    received.put(m.getKeys(), fields(m));
                 } else {
                     wrong.add(m.getKeys());
                 }
@@ -217,5 +237,143 @@ class PullPathIT {
         }
         assertEquals(Set.of(), wrong, label + ": messages that came back different");
         assertEquals(2 * PER_ROUND, seen.size(), label + ": push consumer read " + seen.size() + " of " + 2 * PER_ROUND);
+        return new TreeMap<>(received);
+    }
+
+    /**
+     * The same push consumer, but the 4.9.0 client of the patched distribution's lib/ (its rocketmq-common rewritten:
+     * P2, P28) in a class loader of its own, made and driven by reflection; returns each key's message as {@link #fields}.
+     */
+    private static Map<String, Map<String, String>> patchedClientConsumeAll(TestCluster cluster) throws Exception {
+        Map<String, Map<String, String>> received = new ConcurrentHashMap<>();
+        Set<String> failures = ConcurrentHashMap.newKeySet();
+        ClassLoader before = Thread.currentThread().getContextClassLoader();
+        try (java.net.URLClassLoader lib = LibLoaders.of(TestCluster.dist("patched").resolve("lib"))) {
+            Class<?> switches = LibLoaders.switches(lib, null);
+            assertTrue(switches.getField("P28").getBoolean(null), "P28 runs in the patched client");
+            Thread.currentThread().setContextClassLoader(lib);
+            Class<?> consumerClass = lib.loadClass("org.apache.rocketmq.client.consumer.DefaultMQPushConsumer");
+            Class<?> listenerClass = lib.loadClass("org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently");
+            Class<?> whereClass = lib.loadClass("org.apache.rocketmq.common.consumer.ConsumeFromWhere");
+            Class<?> statusClass = lib.loadClass("org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus");
+            Object success = statusClass.getField("CONSUME_SUCCESS").get(null);
+            Object listener = java.lang.reflect.Proxy.newProxyInstance(lib, new Class<?>[] {listenerClass}, (proxy, method, args) -> {
+                switch (method.getName()) {
+                    case "consumeMessage":
+                        for (Object m : (List<?>) args[0]) {
+                            try {
+                                String keys = (String) m.getClass().getMethod("getKeys").invoke(m);
+                                received.put(keys, fields(m));
+                            } catch (ReflectiveOperationException | RuntimeException e) {
+                                failures.add(e.toString());
+                            }
+                        }
+                        return success;
+                    case "hashCode":
+                        return System.identityHashCode(proxy);
+                    case "equals":
+                        return proxy == args[0];
+                    default:
+                        return "patched-client listener";
+                }
+            });
+            Object consumer = consumerClass.getConstructor(String.class).newInstance("pull-path-it-patched-client");
+            consumerClass.getMethod("setNamesrvAddr", String.class).invoke(consumer, cluster.namesrvAddr());
+            consumerClass.getMethod("setConsumeFromWhere", whereClass).invoke(consumer,
+                whereClass.getField("CONSUME_FROM_FIRST_OFFSET").get(null));
+            consumerClass.getMethod("subscribe", String.class, String.class).invoke(consumer, TOPIC, "*");
+            consumerClass.getMethod("registerMessageListener", listenerClass).invoke(consumer, listener);
+            consumerClass.getMethod("start").invoke(consumer);
+            try {
+                long deadline = System.currentTimeMillis() + 90_000;
+                while (received.size() < 2 * PER_ROUND && failures.isEmpty() && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(100);
+                }
+            } finally {
+                consumerClass.getMethod("shutdown").invoke(consumer);
+            }
+        } finally {
+            Thread.currentThread().setContextClassLoader(before);
+        }
+        assertEquals(Set.of(), failures, "the patched client's listener");
+        assertEquals(2 * PER_ROUND, received.size(), "the patched client read " + received.size() + " of " + 2 * PER_ROUND);
+        return new TreeMap<>(received);
+    }
+
+    /**
+     * A real PULL_MESSAGE response of the broker (queue 0, from offset 0, 32 messages) decoded by stock's
+     * MessageDecoder.decodes and by the patched jars' (P28, P2), field by field; and cut short at every tenth byte.
+     */
+    private static void pullBodyDecodesInThePatchedJarsAsStock(TestCluster cluster) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        byte[] body;
+        try {
+            RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.PULL_MESSAGE, null);
+            // The subscription flag (4) and "*": a group the broker has no heartbeat of pulls with its own subscription.
+            for (String[] kv : new String[][] {{"consumerGroup", "pull-path-it-raw"}, {"topic", TOPIC}, {"queueId", "0"},
+                {"queueOffset", "0"}, {"maxMsgNums", "32"}, {"sysFlag", "4"}, {"commitOffset", "0"},
+                {"suspendTimeoutMillis", "0"}, {"subscription", "*"}, {"subVersion", "0"}, {"expressionType", "TAG"}}) {
+                request.addExtField(kv[0], kv[1]);
+            }
+            RemotingCommand response = client.invokeSync(cluster.brokerAddr(), request, 10_000);
+            assertEquals(ResponseCode.SUCCESS, response.getCode(), String.valueOf(response.getRemark()));
+            body = response.getBody();
+        } finally {
+            client.shutdown();
+        }
+        try (java.net.URLClassLoader lib = LibLoaders.of(TestCluster.dist("patched").resolve("lib"))) {
+            LibLoaders.switches(lib, null);
+            java.lang.reflect.Method patchedDecodes = lib.loadClass("org.apache.rocketmq.common.message.MessageDecoder")
+                .getMethod("decodes", ByteBuffer.class, boolean.class);
+            for (int cut = body.length; cut >= 0; cut -= 37) {
+                byte[] part = java.util.Arrays.copyOf(body, cut);
+                List<MessageExt> stock = org.apache.rocketmq.common.message.MessageDecoder.decodes(ByteBuffer.wrap(part), true);
+                List<?> patched = (List<?>) patchedDecodes.invoke(null, ByteBuffer.wrap(part), true);
+                if (cut == body.length) {
+                    assertEquals(32, stock.size(), "a full pull from the first offset of queue 0");
+                }
+                assertEquals(stock.size(), patched.size(), "messages in the body cut at " + cut);
+                for (int i = 0; i < stock.size(); i++) {
+                    assertEquals(fields(stock.get(i)), fields(patched.get(i)), "message " + i + " of the body cut at " + cut);
+                }
+            }
+        }
+    }
+
+    /**
+     * Every instance field of a message of any class loader's MessageExt, as text (bodies in hex, the properties
+     * sorted by key, without the consume start time each consumer stamps on its own), and the class's name.
+     */
+    private static Map<String, String> fields(Object message) {
+        Map<String, String> out = new TreeMap<>();
+        out.put("class", message.getClass().getName());
+        for (Class<?> c = message.getClass(); c != Object.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                f.setAccessible(true);
+                Object v;
+                try {
+                    v = f.get(message);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+                String text;
+                if (v instanceof byte[] b) {
+                    text = java.util.HexFormat.of().formatHex(b);
+                } else if (v instanceof Map<?, ?> m) {
+                    Map<String, String> sorted = new TreeMap<>();
+                    m.forEach((k, x) -> sorted.put(String.valueOf(k), String.valueOf(x)));
+                    sorted.remove("CONSUME_START_TIME");
+                    text = sorted.toString();
+                } else {
+                    text = String.valueOf(v);
+                }
+                out.put(c.getSimpleName() + "." + f.getName(), text);
+            }
+        }
+        return out;
     }
 }

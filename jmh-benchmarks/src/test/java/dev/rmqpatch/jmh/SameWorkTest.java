@@ -3,6 +3,7 @@ package dev.rmqpatch.jmh;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +14,7 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.rmqpatch.codec.json.JsonHeaderReader;
@@ -317,6 +319,54 @@ class SameWorkTest {
         io.netty.channel.ChannelHandlerContext decoder = channel.pipeline()
             .context(org.apache.rocketmq.remoting.netty.NettyDecoder.class);
         return decoder.executor() == channel.eventLoop();
+    }
+
+    /**
+     * Both decode the pull body to the same 32 messages, field by field (bodies by content), before and after the
+     * pull-result loop; and the body is what a broker would return: 32 records of the typical or large properties.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void consumeDecodePairs(String kind) throws Exception {
+        ConsumeDecodeBenchmark b = new ConsumeDecodeBenchmark();
+        ConsumeDecodeBenchmark.PullBody in = ConsumeDecodeBenchmark.PullBody.of(kind);
+        List<org.apache.rocketmq.common.message.MessageExt> stock = b.decodesStock(in);
+        List<org.apache.rocketmq.common.message.MessageExt> patched = b.decodesPatched(in);
+        assertEquals(ConsumeDecodeBenchmark.MESSAGES, stock.size());
+        assertMessagesEqual(stock, patched);
+        assertEquals(ConsumeDecodeBenchmark.BODY_SIZE, stock.get(0).getBody().length);
+        assertEquals(Inputs.CLUSTER_NAME, stock.get(0).getProperty(MessageConst.PROPERTY_CLUSTER));
+        assertNotEquals(stock.get(0).getMsgId(), stock.get(1).getMsgId(), "a UNIQ_KEY of its own per message");
+        stock = b.pullResultStock(in);
+        patched = b.pullResultPatched(in);
+        assertMessagesEqual(stock, patched);
+        assertEquals(Long.toString(in.maxOffset), patched.get(31).getProperty(MessageConst.PROPERTY_MAX_OFFSET));
+        assertEquals(ConsumeDecodeBenchmark.BROKER_NAME, patched.get(31).getBrokerName());
+    }
+
+    private static void assertMessagesEqual(List<org.apache.rocketmq.common.message.MessageExt> stock,
+                                            List<org.apache.rocketmq.common.message.MessageExt> patched)
+        throws IllegalAccessException {
+        assertEquals(stock.size(), patched.size());
+        for (int i = 0; i < stock.size(); i++) {
+            Object x = stock.get(i);
+            Object y = patched.get(i);
+            assertEquals(x.getClass(), y.getClass());
+            for (Class<?> c = x.getClass(); c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers())) {
+                        continue;
+                    }
+                    f.setAccessible(true);
+                    String at = "message " + i + " " + c.getSimpleName() + "." + f.getName();
+                    if (f.get(x) instanceof byte[]) {
+                        assertArrayEquals((byte[]) f.get(x), (byte[]) f.get(y), at);
+                    } else {
+                        assertEquals(f.get(x), f.get(y), at);
+                    }
+                }
+            }
+        }
     }
 
     private static Map<String, String> withoutWait(Map<String, String> m) {

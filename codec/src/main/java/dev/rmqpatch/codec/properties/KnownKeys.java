@@ -1,5 +1,7 @@
 package dev.rmqpatch.codec.properties;
 
+import java.nio.charset.StandardCharsets;
+
 import org.apache.rocketmq.common.message.MessageConst;
 
 /**
@@ -69,6 +71,34 @@ final class KnownKeys {
             }
         }
         return s.substring(from, to);
+    }
+
+    /**
+     * As {@link #name(String, int, int)} for the ASCII bytes {@code [from, to)} of {@code b} (every byte below 0x80, so
+     * each byte is its char): the constant, or a new String of those bytes.
+     */
+    static String name(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n > 0 && n <= MAX_LENGTH) {
+            int i = slot(n, (char) b[from], (char) b[to - 1]);
+            String k;
+            while ((k = TABLE[i]) != null) {
+                if (k.length() == n && regionMatches(b, from, k, n)) {
+                    return k;
+                }
+                i = (i + 1) & MASK;
+            }
+        }
+        return new String(b, from, n, StandardCharsets.ISO_8859_1);
+    }
+
+    private static boolean regionMatches(byte[] b, int from, String k, int n) {
+        for (int j = 0; j < n; j++) {
+            if (b[from + j] != k.charAt(j)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int slot(int length, char first, char last) {

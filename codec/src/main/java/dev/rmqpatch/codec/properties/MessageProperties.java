@@ -1,5 +1,6 @@
 package dev.rmqpatch.codec.properties;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -168,6 +169,91 @@ public final class MessageProperties {
             start = end + 1;
         }
         return map;
+    }
+
+    /**
+     * {@link #decode}{@code (new String(b, off, len, UTF_8))} without making that String, when the {@code len} bytes
+     * at {@code off} are all ASCII (below 0x80: each byte is its own char, so the String would hold exactly these
+     * chars): the same algorithm on the bytes, so the same entries, inserted in the same order into a map of the same
+     * capacity. Null when a byte is not ASCII; the caller decodes the String then.
+     */
+    public static Map<String, String> decodeAscii(byte[] b, int off, int len) {
+        final int limit = off + len;
+        for (int i = off; i < limit; i++) {
+            if (b[i] < 0) {
+                return null;
+            }
+        }
+        if (len == 0) {
+            return new HashMap<String, String>();
+        }
+        // decode(String) line for line: absolute indices into b, limit for the string's length.
+        int[] ends = new int[16];
+        int kept = 0;
+        boolean more = false;
+        for (int p = indexOf(b, PROPERTY_SEPARATOR, off, limit); p >= 0; p = indexOf(b, PROPERTY_SEPARATOR, p + 1, limit)) {
+            if (kept == ends.length) {
+                if (kept == MAX_PRESIZE) {
+                    more = true;
+                    break;
+                }
+                ends = Arrays.copyOf(ends, Math.min(kept * 2, MAX_PRESIZE));
+            }
+            ends[kept++] = p;
+        }
+        int segments = kept > 0 && ends[kept - 1] == limit - 1 && !more ? kept : kept + 1;
+        HashMap<String, String> map = new HashMap<String, String>(capacityFor(Math.min(segments, MAX_PRESIZE)));
+        int nv = indexOf(b, NAME_VALUE_SEPARATOR, off, limit);
+        int start = off;
+        int segment = 0;
+        while (nv >= 0) {
+            int end;
+            if (segment < kept) {
+                end = ends[segment++];
+            } else {
+                end = more ? indexOf(b, PROPERTY_SEPARATOR, start, limit) : -1;
+                if (end < 0) {
+                    end = limit;
+                }
+            }
+            if (nv < end) {
+                int sep = nv;
+                nv = indexOf(b, NAME_VALUE_SEPARATOR, sep + 1, limit);
+                if (nv < 0 || nv > end) {
+                    if (end > sep + 1) {
+                        map.put(KnownKeys.name(b, start, sep), ascii(b, sep + 1, end));
+                    }
+                } else {
+                    int i = nv + 1;
+                    while (i < end && b[i] == NAME_VALUE_SEPARATOR) {
+                        i++;
+                    }
+                    if (i == end && nv > sep + 1) {
+                        map.put(KnownKeys.name(b, start, sep), ascii(b, sep + 1, nv));
+                    }
+                    nv = end < limit ? indexOf(b, NAME_VALUE_SEPARATOR, end + 1, limit) : -1;
+                }
+            }
+            if (end >= limit) {
+                break;
+            }
+            start = end + 1;
+        }
+        return map;
+    }
+
+    /** First index of {@code c} in {@code b[from, limit)}, or -1 (String.indexOf's answer past the end too). */
+    private static int indexOf(byte[] b, char c, int from, int limit) {
+        for (int i = from; i < limit; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String ascii(byte[] b, int from, int to) {
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
     /** HashMap capacity that holds {@code n} entries at the default load factor without a resize. */

@@ -32,6 +32,8 @@ class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
         "dev.rmqpatch.jmh.ClientRoundTripBenchmark.patched", "dev.rmqpatch.jmh.ClientRoundTripBenchmark.stock",
+        "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesStock",
+        "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultStock",
         "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.patched", "dev.rmqpatch.jmh.ConsumeQueueAppendBenchmark.stock",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.beforeLock", "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.patched",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.stock",
