@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and SLAVE), one very short round each: consume msg/s, end-to-end latency and the count check per variant in
  * results.json and the table.
  */
+@RunsAlone
 @Timeout(300)
 class CompareConsumersIT {
     @TempDir

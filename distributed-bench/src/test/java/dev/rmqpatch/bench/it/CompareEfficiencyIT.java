@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as always in CI. It checks the documented results.json, table, chart and flame graphs; nothing about
  * speed.
  */
+@RunsAlone
 @Timeout(600)
 class CompareEfficiencyIT {
     @TempDir

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scripts/compare.sh --topology ms-sync with real brokers: a SYNC_MASTER and its SLAVE, one short round. What must hold
  * is replication, not speed: after the round the slave's CommitLog ends where the master's does.
  */
+@RunsAlone
 @Timeout(180)
 class CompareMsSyncIT {
     @TempDir

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** CI smoke of the main job: scripts/compare.sh with a tiny duration, checking the documented results.json. */
+@RunsAlone
 @Timeout(400)
 class CompareScriptIT {
     @TempDir
