@@ -40,6 +40,8 @@ class EndToEndIT {
         spec.workDir = dir.resolve("cluster");
         // Small CommitLog files: the test writes a few MB, no need to map 1 GB.
         spec.overrides.put("mappedFileSizeCommitLog", Integer.toString(64 * 1024 * 1024));
+        // Its store is thrown away at close, as in the harness's comparisons: no clean shutdown to wait for.
+        spec.stopGrace = Duration.ZERO;
         return spec;
     }
 
