@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

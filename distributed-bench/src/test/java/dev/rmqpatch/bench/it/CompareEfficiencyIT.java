@@ -8,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import dev.rmqpatch.cluster.Jdk8Home;
 import java.nio.file.Files;
 import java.nio.file.Path;

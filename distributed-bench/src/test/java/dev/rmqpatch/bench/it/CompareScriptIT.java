@@ -7,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
