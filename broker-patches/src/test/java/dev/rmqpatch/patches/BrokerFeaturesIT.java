@@ -48,6 +48,7 @@ class BrokerFeaturesIT {
         producer = new DefaultMQProducer("features-it-producer");
         producer.setNamesrvAddr(cluster.namesrvAddr());
         producer.setPollNameServerInterval(1000);
+        producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
         producer.start();
     }
 

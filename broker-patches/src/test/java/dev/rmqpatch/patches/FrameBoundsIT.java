@@ -159,6 +159,7 @@ class FrameBoundsIT {
         try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker.conf").preferJdk8().javaOpt(NO_HEAP_DUMP).start()) {
             DefaultMQProducer producer = new DefaultMQProducer("frame-bounds-it");
             producer.setNamesrvAddr(c.namesrvAddr());
+            producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
             producer.start();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger ok = new AtomicInteger();

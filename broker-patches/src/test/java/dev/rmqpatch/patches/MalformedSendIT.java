@@ -178,6 +178,7 @@ class MalformedSendIT {
         stored.incrementAndGet();
         DefaultMQProducer producer = new DefaultMQProducer("malformed-it-producer");
         producer.setNamesrvAddr(cluster.namesrvAddr());
+        producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
         producer.start();
         try {
             SendResult result = producer.send(new Message(TOPIC, "tag", "good-3".getBytes(StandardCharsets.UTF_8)));

@@ -47,6 +47,7 @@ class SafeModeCompatibilityIT {
             consumer.start();
             DefaultMQProducer producer = new DefaultMQProducer("safe-mode-it-producer");
             producer.setNamesrvAddr(c.namesrvAddr());
+            producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
             producer.start();
             try {
                 for (int i = 0; i < 40; i++) {

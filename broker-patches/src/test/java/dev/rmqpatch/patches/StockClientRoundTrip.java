@@ -26,6 +26,13 @@ import org.apache.rocketmq.remoting.RPCHook;
  */
 public final class StockClientRoundTrip {
 
+    /**
+     * The send timeout of the ITs' producers: the client's default (3 s) also covers the first send's route lookup and
+     * connection, which a loaded test machine (test classes run two at a time) can take longer than; what the tests
+     * check is what comes back, never how fast.
+     */
+    static final int SEND_TIMEOUT_MS = 10_000;
+
     public static void main(String[] args) {
         try {
             run(args);
@@ -47,6 +54,7 @@ public final class StockClientRoundTrip {
             new SessionCredentials(System.getProperty("rt.accessKey"), System.getProperty("rt.secretKey")));
         DefaultMQProducer producer = new DefaultMQProducer("rt-producer", acl);
         producer.setNamesrvAddr(namesrv);
+        producer.setSendMsgTimeout(SEND_TIMEOUT_MS);
         producer.start();
         Map<String, Message> sent = new HashMap<>();
         int notOk = 0;

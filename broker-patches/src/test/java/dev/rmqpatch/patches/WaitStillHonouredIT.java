@@ -21,6 +21,7 @@ class WaitStillHonouredIT {
         try (TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf").start()) {
             DefaultMQProducer producer = new DefaultMQProducer("wait-it-producer");
             producer.setNamesrvAddr(cluster.namesrvAddr());
+            producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
             producer.start();
             try {
                 Message waits = new Message("WaitIT", "t", "waits", "asks to wait".getBytes(StandardCharsets.UTF_8));

@@ -10,6 +10,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.agent.AgentHttpServer;
 import dev.rmqpatch.bench.auth.AgentToken;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * different paces, so the ratio shows which JVM each variant's windows read. Windows are 1 s; nothing about speed is
  * asserted.
  */
+@RunsAlone
 class RemoteEfficiencyInProcessTest {
     private static final AgentToken TOKEN = AgentToken.generate();
     private static final String PASSWORD = "a-read-only-password-0123456789";

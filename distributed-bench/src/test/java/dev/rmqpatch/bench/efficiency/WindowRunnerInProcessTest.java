@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rmqpatch.bench.RunsAlone;
 import dev.rmqpatch.bench.agent.Agent;
 import dev.rmqpatch.bench.agent.AgentHttpServer;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
@@ -32,6 +33,7 @@ import dev.rmqpatch.bench.auth.AgentToken;
  * counts its own target's messages, and a paused agent sends nothing. Windows are short and nothing about speed is
  * asserted.
  */
+@RunsAlone
 class WindowRunnerInProcessTest {
     private static final AgentToken TOKEN = AgentToken.generate();
     private final List<SinkServer> sinks = new ArrayList<>();

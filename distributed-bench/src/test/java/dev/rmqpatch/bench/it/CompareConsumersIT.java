@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and SLAVE), one very short round each: consume msg/s, end-to-end latency and the count check per variant in
  * results.json and the table.
  */
+@RunsAlone
 @Timeout(300)
 class CompareConsumersIT {
     @TempDir

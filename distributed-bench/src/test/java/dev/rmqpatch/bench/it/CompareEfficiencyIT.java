@@ -8,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import dev.rmqpatch.cluster.Jdk8Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as always in CI. It checks the documented results.json, table, chart and flame graphs; nothing about
  * speed.
  */
+@RunsAlone
 @Timeout(600)
 class CompareEfficiencyIT {
     @TempDir

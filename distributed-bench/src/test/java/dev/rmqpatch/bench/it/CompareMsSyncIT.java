@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scripts/compare.sh --topology ms-sync with real brokers: a SYNC_MASTER and its SLAVE, one short round. What must hold
  * is replication, not speed: after the round the slave's CommitLog ends where the master's does.
  */
+@RunsAlone
 @Timeout(180)
 class CompareMsSyncIT {
     @TempDir

@@ -7,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** CI smoke of the main job: scripts/compare.sh with a tiny duration, checking the documented results.json. */
+@RunsAlone
 @Timeout(400)
 class CompareScriptIT {
     @TempDir

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * producerRate 0 search and a (shrunk) backlog. Each run ends with status ok, every acknowledged message received by
  * every subscription, and an OMB-format result beside results.json.
  */
+// Alone: beside another test class, a subscription of the randomized workload once got only half its messages before
+// the drain gave up (a consumer's queues not consumed within its 15 s), a run that is sensitive to load.
+@RunsAlone
 @Timeout(600)
 class OmbWorkloadsIT {
     @TempDir
