@@ -125,18 +125,25 @@ class ThreadCostsTest {
         long pid = ProcessHandle.current().pid();
         ThreadSnapshot before = ThreadSnapshot.of(pid);
         assertNotNull(before);
+        // The thread is surely running (so named for the kernel) while the snapshot is taken, however loaded the
+        // machine: it says so, then waits for the snapshot before it sleeps and wakes 20 times.
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch snapped = new java.util.concurrent.CountDownLatch(1);
         Thread t = new Thread(() -> {
-            for (int i = 0; i < 20; i++) {
-                try {
+            try {
+                running.countDown();
+                snapped.await();
+                for (int i = 0; i < 20; i++) {
                     Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    return;
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }, "SendMessageThread_test");
         t.start();
-        Thread.sleep(5);
+        running.await();
         ThreadSnapshot during = ThreadSnapshot.of(pid);
+        snapped.countDown();
         t.join();
         assertTrue(during.tasks.values().stream().anyMatch(x -> x.name.equals("SendMessageThre")), "JDK 17 names the thread");
         ThreadSnapshot after = ThreadSnapshot.of(pid);
