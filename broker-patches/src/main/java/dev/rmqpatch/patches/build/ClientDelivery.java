@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches.build;
 
+import dev.rmqpatch.patches.cli.ListPatches;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.TreeSet;
-import java.util.jar.JarFile;
-import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -164,7 +163,7 @@ public final class ClientDelivery {
             if (!jar.isFile()) {
                 throw new IOException("the patched lib/ lacks " + jar.getName() + ", which " + ROOT + " needs: " + patchedLib);
             }
-            String labels = patchesOf(jar);
+            String labels = ListPatches.patchesOf(jar);
             if (labels != null) {
                 plan.rewritten.put(a, labels);
                 plan.ours.add(a);
@@ -204,16 +203,6 @@ public final class ClientDelivery {
         return plan;
     }
 
-    /** The {@value JarPatcher#MANIFEST_ATTRIBUTE} of a jar, or null for a jar the patcher did not rewrite. */
-    static String patchesOf(File jar) throws IOException {
-        JarFile jf = new JarFile(jar);
-        try {
-            Manifest m = jf.getManifest();
-            return m == null ? null : m.getMainAttributes().getValue(JarPatcher.MANIFEST_ATTRIBUTE);
-        } finally {
-            jf.close();
-        }
-    }
 
     /** Our POM for one artifact: stock's dependencies reaching consumers, siblings swapped for ours, the codec added. */
     static String pom(Plan plan, StockPoms.Pom stock) {

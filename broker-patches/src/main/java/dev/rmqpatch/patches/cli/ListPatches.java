@@ -148,7 +148,8 @@ public final class ListPatches {
         return null;
     }
 
-    static String patchesOf(File jar) throws IOException {
+    /** The {@value JarPatcher#MANIFEST_ATTRIBUTE} of a jar, or null for a jar the patcher did not rewrite. */
+    public static String patchesOf(File jar) throws IOException {
         JarFile jf = new JarFile(jar);
         try {
             Manifest m = jf.getManifest();

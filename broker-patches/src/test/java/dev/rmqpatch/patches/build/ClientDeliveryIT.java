@@ -114,7 +114,7 @@ class ClientDeliveryIT {
         }
         Map<String, String> rewritten = rewrittenByPatchTargets();
         for (String a : ours) {
-            String manifest = ClientDelivery.patchesOf(lib.resolve(a + "-" + V + ".jar").toFile());
+            String manifest = dev.rmqpatch.patches.cli.ListPatches.patchesOf(lib.resolve(a + "-" + V + ".jar").toFile());
             if (rewritten.containsKey(a)) {
                 assertEquals(rewritten.get(a), manifest == null ? null
                     : String.join(", ", new TreeSet<>(List.of(manifest.split(",\\s*")))), a);
