@@ -139,6 +139,7 @@ public final class EfficiencyChart {
             "msg/s", "us/msg");
         for (int i = 0; i < r.variants.size(); i++) {
             Color c = COLORS[i % COLORS.length];
+            boolean named = false;
             for (Placement placement : List.of(Placement.UNPINNED, Placement.PINNED, Placement.SPLIT)) {
                 List<Number> x = new ArrayList<>();
                 List<Number> y = new ArrayList<>();
@@ -152,7 +153,11 @@ public final class EfficiencyChart {
                 if (x.isEmpty()) {
                     continue;
                 }
-                XYSeries s = chart.addSeries(r.variants.get(i).name + " " + placement.label, x, y);
+                // The legend names each variant once (its colour); the title says which line style is which
+                // placement. One entry per variant and placement did not fit beside each other (cut off at the edge).
+                XYSeries s = chart.addSeries(named ? r.variants.get(i).name + " " + placement.label : r.variants.get(i).name, x, y);
+                s.setShowInLegend(!named);
+                named = true;
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.CIRCLE);
                 s.setMarkerColor(c);
