@@ -212,7 +212,7 @@ class HaAckClockTest {
     /** One replication: put threads, the write thread, the slave. */
     private static final class Run {
         static final int PUTTERS = 8;
-        static final int PUTS = 300;
+        static final int PUTS = 1000;
 
         final HaWakeupsTest.Wakeups wakeups;
         final boolean paced;
