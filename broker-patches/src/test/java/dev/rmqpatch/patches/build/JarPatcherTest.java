@@ -143,11 +143,12 @@ class JarPatcherTest {
         String smbr = "Lorg/apache/rocketmq/store/SelectMappedBufferResult;";
         Path storeJar = out.resolve("rocketmq-store-4.9.0.jar");
         for (String[] p29 : new String[][] {
-            {"org/apache/rocketmq/store/CommitLog", "submitReplicaRequest", wno, "wakeupAll", "()V"},
-            {"org/apache/rocketmq/store/CommitLog", "handleHA", wno, "wakeupAll", "()V"},
-            {"org/apache/rocketmq/store/ha/HAConnection$WriteSocketService", "run", store, "getCommitLogData", "(J)" + smbr},
+            {"org/apache/rocketmq/store/CommitLog", "submitReplicaRequest", wno, "wakeupAll", "()V", "wakeupAll"},
+            {"org/apache/rocketmq/store/CommitLog", "handleHA", wno, "wakeupAll", "()V", "wakeupAll"},
+            {"org/apache/rocketmq/store/ha/HAConnection$WriteSocketService", "run", store, "getCommitLogData", "(J)" + smbr,
+                "commitLogData"},
             {"org/apache/rocketmq/store/ha/HAConnection$ReadSocketService", "processReadEvent", haService,
-                "notifyTransferSome", "(J)V"}}) {
+                "notifyTransferSome", "(J)V", "notifyTransferSome"}}) {
             byte[] cls = classBytes(storeJar, p29[0]);
             MethodRef stockCall = new MethodRef(p29[2], p29[3], p29[4]);
             String staticDesc = "(L" + p29[2] + ";" + p29[4].substring(1);
@@ -157,7 +158,7 @@ class JarPatcherTest {
             assertEquals(1, calls(site, p29Bridge), "P29: " + p29[1] + " calls the switchable bridge");
             MethodNode p29BridgeNode = method(cls, p29Bridge.name, staticDesc);
             assertEquals(List.of("P29"), switchesRead(p29BridgeNode));
-            assertEquals(1, calls(p29BridgeNode, new MethodRef(ackClock, p29[3], staticDesc)), "P29: patched path");
+            assertEquals(1, calls(p29BridgeNode, new MethodRef(ackClock, p29[5], staticDesc)), "P29: patched path");
             assertEquals(1, virtualCalls(p29BridgeNode, stockCall), "P29: stock path, when switched off");
         }
 

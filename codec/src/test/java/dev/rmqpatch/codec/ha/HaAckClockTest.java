@@ -206,6 +206,7 @@ class HaAckClockTest {
             Run paced = new Run(wakeups, true, seed).go();
             String where = wakeups + ", " + Seeds.replay(seed, 0) + ": paced " + paced + ", unpaced " + unpaced;
             assertTrue(paced.waited.get() > 0, "data waited for acknowledgements: " + where);
+            System.out.println("[HaAckClockTest] " + where);
         }
     }
 
