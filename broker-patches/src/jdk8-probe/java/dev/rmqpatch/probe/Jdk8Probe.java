@@ -235,8 +235,8 @@ public final class Jdk8Probe {
         for (int k = random.nextInt(6); k > 0; k--) {
             map.put(text(6).replace('\u0001', 'x').replace('\u0002', 'y'), text(12).replace('\u0001', 'x').replace('\u0002', 'y'));
         }
-        // What stock reads back from patched's encoding is what it reads back from its own (P2 writes no trailing
-        // separator; stock's own round trip drops empty values).
+        // What stock reads back from patched's encoding is what it reads back from its own (P2 writes stock's string;
+        // stock's own round trip drops empty values).
         Object viaPatched = call(stock, DECODER, "string2messageProperties", String.class,
             call(patched, DECODER, "messageProperties2String", Map.class, map));
         Object viaStock = call(stock, DECODER, "string2messageProperties", String.class,

@@ -9,7 +9,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
 /**
  * P2. Targets: {@code MessageDecoder.messageProperties2String(Map)} and
  * {@code MessageDecoder.string2messageProperties(String)} in rocketmq-common.
- * Replacement: the bodies delegate to {@code MessageProperties.encode} (reused buffer, one exact-size copy, no trailing separator)
+ * Replacement: the bodies delegate to {@code MessageProperties.encode} (reused buffer, one exact-size copy, stock's very string)
  * and {@code MessageProperties.decode} (index parser returning exactly what stock returns, for any input).
  * Why: string2messageProperties is ~4% of broker CPU (called twice per send, docs/baseline.md), ~350 ns against
  * ~160 ns for the index parser.
@@ -29,13 +29,14 @@ final class PropertiesCodecPatch implements Patch {
 
     @Override
     public String buys() {
-        return "less CPU and garbage per message; no trailing separator stored (1 CommitLog byte)";
+        return "less CPU and garbage per message; the same string as stock, byte for byte";
     }
 
     @Override
     public String effect() {
         return "The message-properties string is encoded through a reused per-thread buffer into one exact-size String "
-            + "(no builder growth), without the trailing separator, and parsed by index arithmetic into a presized "
+            + "(no builder growth), the same string as stock's (a separator after every entry: a batch sent by a patched "
+            + "client appends the batch's own properties to it), and parsed by index arithmetic into a presized "
             + "map instead of two levels of String.split.";
     }
 
@@ -48,13 +49,13 @@ final class PropertiesCodecPatch implements Patch {
     @Override
     public String verification() {
         return "Stock 4.9.0 consumers read messages stored by the patched broker with identical properties "
-            + "(mqadmin queryMsgById shows the same user properties as before); property strings stored after the "
-            + "restart have no trailing \\u0002.";
+            + "(mqadmin queryMsgById shows the same user properties as before); a patched client's batch keeps every "
+            + "property of every message.";
     }
 
     @Override
     public String tests() {
-        return "PatchedClassesIT, DropInIT; codec: MessagePropertiesDifferentialTest";
+        return "PatchedClassesIT, DropInIT, PatchedClientBrokersIT (batches); codec: MessagePropertiesDifferentialTest";
     }
 
     @Override

@@ -52,20 +52,20 @@ final class TransientPropertiesPatch implements Patch {
 
     @Override
     public String buys() {
-        return "10 CommitLog bytes less per message (`WAIT\\u0001true\\u0002`; 11 with P2), one properties parse "
+        return "11 CommitLog bytes less per message (`WAIT\\u0001true\\u0002` and the trailing separator), one properties parse "
             + "less per send";
     }
 
     @Override
     public String effect() {
-        return "Normal sends store their properties without WAIT=true (10 bytes less per message) while the broker "
+        return "Normal sends store their properties without WAIT=true and the trailing separator (11 bytes less per message) while the broker "
             + "still honours WAIT during the request, and the properties string is parsed once per send instead of twice.";
     }
 
     @Override
     public String why() {
         return "WAIT only steers request handling; persisting it costs 10 CommitLog bytes on every message (11 with "
-            + "the trailing separator P2 drops). The second parse repeats work whose result is already in the message: "
+            + "the trailing separator, which nothing appends to for a single send). The second parse repeats work whose result is already in the message: "
             + "about half of the ~4% of broker CPU that string2messageProperties costs (docs/baseline.md).";
     }
 

@@ -54,7 +54,7 @@ class ReadmePatchTableTest {
         }
         assertTrue(table.contains("| P3 | `transient-properties` | `SendMessageProcessor.asyncSendMessage` (rocketmq-broker) | "
             + "`MessageDecoder.messageProperties2String` \u2192 `MessageProperties.encodeForStore`; second "
-            + "`MessageDecoder.string2messageProperties` \u2192 the message's parsed map | 10 CommitLog bytes less per message"),
+            + "`MessageDecoder.string2messageProperties` \u2192 the message's parsed map | 11 CommitLog bytes less per message"),
             table);
     }
 

@@ -14,8 +14,13 @@ import java.util.Map;
  *   <li>{@link #decode} returns exactly what stock 4.9.0 {@code MessageDecoder.string2messageProperties}
  *       returns for every input, garbage included, so a patched broker reads old data the way a stock one does;
  *       it therefore accepts 4.9.0 output (trailing separator) and 4.9.1 output alike.</li>
- *   <li>{@link #encode} writes no trailing separator; stock 4.9.0 decodes the result to the same map, so
- *       old consumers read what a patched broker stored.</li>
+ *   <li>{@link #encode} returns exactly stock 4.9.0's {@code messageProperties2String} string (a separator after
+ *       every entry, the last one included), so a patched client's frames are stock's byte for byte. A batch needs
+ *       it: 4.9.0's broker appends the batch's own properties right after each message's string, and without the
+ *       trailing separator the message's last property and the batch's first run together and are both lost.</li>
+ *   <li>{@link #encodeForStore} (P3, only where the broker builds the string it stores for a single send) leaves
+ *       out the transient keys and the trailing separator; stock 4.9.0 decodes the result to the same map, so old
+ *       consumers read what a patched broker stored.</li>
  * </ul>
  */
 public final class MessageProperties {
@@ -39,14 +44,18 @@ public final class MessageProperties {
     private MessageProperties() {
     }
 
-    /** Encodes every entry with a non-null value; a null map encodes to {@code ""}. */
+    /**
+     * Encodes every entry with a non-null value, each followed by the property separator, as stock does; a null or
+     * empty map encodes to {@code ""}.
+     */
     public static String encode(Map<String, String> properties) {
         return encode(properties, false);
     }
 
     /**
-     * Encodes what goes into the CommitLog: like {@link #encode} but without {@link TransientProperties transient}
-     * keys. The map itself is left untouched, so the broker still sees {@code WAIT} while it handles the request.
+     * Encodes what goes into the CommitLog for a single send: like {@link #encode} but without {@link
+     * TransientProperties transient} keys and without the trailing separator (nothing is appended to this string
+     * after it). The map itself is left untouched, so the broker still sees {@code WAIT} while it handles the request.
      */
     public static String encodeForStore(Map<String, String> properties) {
         return encode(properties, true);
@@ -80,7 +89,7 @@ public final class MessageProperties {
             if (need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
-            if (pos > 0) {
+            if (skipTransient && pos > 0) {
                 buf[pos++] = PROPERTY_SEPARATOR;
             }
             key.getChars(0, keyLength, buf, pos);
@@ -88,6 +97,9 @@ public final class MessageProperties {
             buf[pos++] = NAME_VALUE_SEPARATOR;
             value.getChars(0, valueLength, buf, pos);
             pos += valueLength;
+            if (!skipTransient) {
+                buf[pos++] = PROPERTY_SEPARATOR;
+            }
         }
         String encoded = pos == 0 ? "" : new String(buf, 0, pos);
         // A thread that once encoded a huge map does not keep a huge buffer.

@@ -168,7 +168,7 @@ final class StoredRecords {
             String key = r.nextInt(3) == 0 ? RandomText.text(r, 8) : REAL_KEYS[r.nextInt(REAL_KEYS.length)];
             map.put(key, r.nextInt(8) == 0 ? "" : RandomText.text(r, 30));
         }
-        String s = r.nextBoolean() ? MessageDecoder.messageProperties2String(map) : MessageProperties.encode(map);
+        String s = r.nextBoolean() ? MessageDecoder.messageProperties2String(map) : MessageProperties.encodeForStore(map);
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return b.length > Short.MAX_VALUE ? java.util.Arrays.copyOf(b, Short.MAX_VALUE) : b;
     }

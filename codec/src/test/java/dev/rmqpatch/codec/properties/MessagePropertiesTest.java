@@ -26,15 +26,24 @@ class MessagePropertiesTest {
     }
 
     @Test
-    void encodeWritesNoTrailingSeparator() {
-        assertEquals("k\u0001v", MessageProperties.encode(map("k", "v")));
-        assertEquals("a\u00011\u0002b\u00012\u0002c\u00013", MessageProperties.encode(map("a", "1", "b", "2", "c", "3")));
-        assertEquals("a\u00011\u0002c\u00013", MessageProperties.encode(map("a", "1", "b", null, "c", "3")),
+    void encodeWritesStocksStringWithItsTrailingSeparator() {
+        assertEquals("k\u0001v\u0002", MessageProperties.encode(map("k", "v")));
+        assertEquals("a\u00011\u0002b\u00012\u0002c\u00013\u0002", MessageProperties.encode(map("a", "1", "b", "2", "c", "3")));
+        assertEquals("a\u00011\u0002c\u00013\u0002", MessageProperties.encode(map("a", "1", "b", null, "c", "3")),
             "a skipped null value leaves no empty slot");
-        assertEquals("a\u00011", MessageProperties.encode(map("a", "1", "b", null)),
-            "a skipped last value leaves no trailing separator");
-        assertEquals("b\u00012", MessageProperties.encode(map("a", null, "b", "2")),
+        assertEquals("a\u00011\u0002", MessageProperties.encode(map("a", "1", "b", null)),
+            "a skipped last value leaves one trailing separator");
+        assertEquals("b\u00012\u0002", MessageProperties.encode(map("a", null, "b", "2")),
             "a skipped first value leaves no leading separator");
+        assertEquals("", MessageProperties.encode(map("a", null)), "only null values: empty, as stock");
+    }
+
+    @Test
+    void storeEncodingWritesNoTrailingSeparator() {
+        assertEquals("k\u0001v", MessageProperties.encodeForStore(map("k", "v")));
+        assertEquals("a\u00011\u0002c\u00013", MessageProperties.encodeForStore(map("a", "1", "b", null, "c", "3")));
+        assertEquals("a\u00011", MessageProperties.encodeForStore(map("a", "1", "b", null)),
+            "a skipped last value leaves no trailing separator");
     }
 
     @Test
@@ -48,8 +57,9 @@ class MessagePropertiesTest {
 
     @Test
     void emptyValuesAreWrittenAsStockWritesThem() {
-        // Stock writes "k\u0001" + separator and drops the pair on parse; keeping that keeps the stored bytes stock-like.
-        assertEquals("k\u0001", MessageProperties.encode(map("k", "")));
+        // Stock writes "k\u0001" + separator and drops the pair on parse; the store encoding keeps the pair as well.
+        assertEquals("k\u0001\u0002", MessageProperties.encode(map("k", "")));
+        assertEquals("k\u0001", MessageProperties.encodeForStore(map("k", "")));
         assertEquals(Map.of(), MessageProperties.decode(MessageProperties.encode(map("k", ""))));
     }
 
@@ -103,7 +113,7 @@ class MessagePropertiesTest {
     void encodeForStoreOfOnlyTransientKeysIsEmpty() {
         Map<String, String> m = map(TransientProperties.WAIT, "true");
         assertEquals("", MessageProperties.encodeForStore(m));
-        assertEquals("WAIT\u0001true", MessageProperties.encode(m), "plain encode keeps WAIT");
+        assertEquals("WAIT\u0001true\u0002", MessageProperties.encode(m), "plain encode keeps WAIT");
     }
 
     /**
@@ -142,7 +152,9 @@ class MessagePropertiesTest {
         Map<String, String> chinese = map("TAGS", "\u8ba2\u5355\u521b\u5efa", "KEYS", "\u5ba2\u6237-42", "WAIT", "true");
         for (Map<String, String> m : List.of(small, medium, huge, chinese, small, medium, chinese)) {
             String stock = MessageDecoder.messageProperties2String(m);
-            assertEquals(stock.substring(0, stock.length() - 1), MessageProperties.encode(m));
+            assertEquals(stock, MessageProperties.encode(m));
+            String stockWithoutWait = MessageDecoder.messageProperties2String(withoutWait(m));
+            assertEquals(stockWithoutWait.substring(0, stockWithoutWait.length() - 1), MessageProperties.encodeForStore(m));
             Map<String, String> stored = new HashMap<>(m);
             stored.remove("WAIT");
             assertEquals(stored, MessageDecoder.string2messageProperties(MessageProperties.encodeForStore(m)));
@@ -189,6 +201,12 @@ class MessagePropertiesTest {
             assertEquals(Map.of(name, "v"), MessageProperties.decode(name + "\u0001v"));
             assertEquals(name, KnownKeys.name("x" + name + "y", 1, name.length() + 1));
         }
+    }
+
+    private static Map<String, String> withoutWait(Map<String, String> m) {
+        Map<String, String> copy = new LinkedHashMap<>(m);
+        copy.remove("WAIT");
+        return copy;
     }
 
     private static Map<String, String> map(String... kv) {
