@@ -53,7 +53,7 @@ final class HaAckClockPatch implements Patch {
         return "A message put during a transfer cannot be acknowledged before that transfer is (the slave appends in "
             + "order), yet stock sends it at once as a transfer of its own: one more write, slave wake-up, "
             + "acknowledgement and master read wake-up. The ms-sync efficiency runs of 2026-11-26 (BENCHMARKS.md, "
-            + "rows 7-11) show the saving against tuned shrink from 0.61 to 0.77 as the rate rises, and at 8,100 msg/s "
+            + "rows 5-9) show the saving against tuned shrink from 0.61 to 0.77 as the rate rises, and at 8,100 msg/s "
             + "the patched pair sending 0.70 transfers per message against tuned's 0.53, at about 58 us of pair CPU "
             + "per transfer (the master's replication threads switch exactly twice per slave wake-up at every rate).";
     }
