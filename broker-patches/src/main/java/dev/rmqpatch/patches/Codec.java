@@ -152,15 +152,6 @@ final class Codec {
     static final MethodRef HA_DRAINED_READ = new MethodRef("dev/rmqpatch/codec/ha/HaDrainedRead", "read",
         "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
 
-    // P29
-    static final String HA_ACK_CLOCK = "dev/rmqpatch/codec/ha/HaAckClock";
-    static final MethodRef ACK_CLOCK_WAKEUP_ALL = new MethodRef(HA_ACK_CLOCK, "wakeupAll",
-        "(L" + Stock.WAIT_NOTIFY_OBJECT + ";)V");
-    static final MethodRef ACK_CLOCK_COMMIT_LOG_DATA = new MethodRef(HA_ACK_CLOCK, "commitLogData",
-        "(L" + Stock.DEFAULT_MESSAGE_STORE + ";" + Stock.STORE_GET_COMMIT_LOG_DATA.desc.substring(1));
-    static final MethodRef ACK_CLOCK_NOTIFY_TRANSFER_SOME = new MethodRef(HA_ACK_CLOCK, "notifyTransferSome",
-        "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
-
     // P26
     static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
     static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",

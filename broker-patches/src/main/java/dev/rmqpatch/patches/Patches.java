@@ -38,7 +38,6 @@ public final class Patches {
         new ClientIoThreadPatch(),
         new UniqueKeyPatch(),
         new ConsumeDecodePatch(),
-        new HaAckClockPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

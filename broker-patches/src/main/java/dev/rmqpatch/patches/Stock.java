@@ -270,19 +270,6 @@ final class Stock {
     static final MethodRef SOCKET_CHANNEL_READ = new MethodRef("java/nio/channels/SocketChannel", "read",
         "(Ljava/nio/ByteBuffer;)I");
 
-    // P29: the put that wakes the HA write thread, the write thread's read of the CommitLog, the acknowledgement.
-    /** A SYNC_MASTER's asynchronous put: queues the wait for the slave, then wakes the HA write threads. */
-    static final MethodRef COMMIT_LOG_SUBMIT_REPLICA = new MethodRef(COMMIT_LOG, "submitReplicaRequest",
-        "(Lorg/apache/rocketmq/store/AppendMessageResult;Lorg/apache/rocketmq/common/message/MessageExt;)"
-            + "Ljava/util/concurrent/CompletableFuture;");
-    /** The same for the synchronous put paths (putMessage, putMessages), which then wait for the request. */
-    static final MethodRef COMMIT_LOG_HANDLE_HA = new MethodRef(COMMIT_LOG, "handleHA",
-        "(Lorg/apache/rocketmq/store/AppendMessageResult;Lorg/apache/rocketmq/store/PutMessageResult;"
-            + "Lorg/apache/rocketmq/common/message/MessageExt;)V");
-    /** The HA write thread's read of what to send next, from nextTransferFromWhere to the CommitLog's end. */
-    static final MethodRef STORE_GET_COMMIT_LOG_DATA = new MethodRef(DEFAULT_MESSAGE_STORE, "getCommitLogData",
-        "(J)L" + SELECT_MAPPED_BUFFER_RESULT + ";");
-
     // P26: the client's pipeline (NettyRemotingClient.start's channel initializer).
     static final String NETTY_REMOTING_CLIENT = "org/apache/rocketmq/remoting/netty/NettyRemotingClient";
     /** The client's anonymous ChannelInitializer (the 4th anonymous class of NettyRemotingClient in 4.9.0). */

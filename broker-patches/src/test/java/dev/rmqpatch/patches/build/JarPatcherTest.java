@@ -134,34 +134,6 @@ class JarPatcherTest {
             appendBridge.desc)), "P12: patched path");
         assertEquals(1, virtualCalls(cqBridge, stockAppend), "P12: stock path, when switched off");
 
-        // P29: the put's wake-up of the HA write thread, the write thread's read of the CommitLog and the slave's
-        // acknowledgement all go through switchable bridges to HaAckClock.
-        String ackClock = "dev/rmqpatch/codec/ha/HaAckClock";
-        String wno = "org/apache/rocketmq/store/ha/WaitNotifyObject";
-        String haService = "org/apache/rocketmq/store/ha/HAService";
-        String store = "org/apache/rocketmq/store/DefaultMessageStore";
-        String smbr = "Lorg/apache/rocketmq/store/SelectMappedBufferResult;";
-        Path storeJar = out.resolve("rocketmq-store-4.9.0.jar");
-        for (String[] p29 : new String[][] {
-            {"org/apache/rocketmq/store/CommitLog", "submitReplicaRequest", wno, "wakeupAll", "()V", "wakeupAll"},
-            {"org/apache/rocketmq/store/CommitLog", "handleHA", wno, "wakeupAll", "()V", "wakeupAll"},
-            {"org/apache/rocketmq/store/ha/HAConnection$WriteSocketService", "run", store, "getCommitLogData", "(J)" + smbr,
-                "commitLogData"},
-            {"org/apache/rocketmq/store/ha/HAConnection$ReadSocketService", "processReadEvent", haService,
-                "notifyTransferSome", "(J)V", "notifyTransferSome"}}) {
-            byte[] cls = classBytes(storeJar, p29[0]);
-            MethodRef stockCall = new MethodRef(p29[2], p29[3], p29[4]);
-            String staticDesc = "(L" + p29[2] + ";" + p29[4].substring(1);
-            MethodRef p29Bridge = new MethodRef(p29[0], "rmqpatch$P29$" + p29[3], staticDesc);
-            MethodNode site = method(cls, p29[1]);
-            assertEquals(0, virtualCalls(site, stockCall), "P29: no direct " + p29[3] + " left in " + p29[1]);
-            assertEquals(1, calls(site, p29Bridge), "P29: " + p29[1] + " calls the switchable bridge");
-            MethodNode p29BridgeNode = method(cls, p29Bridge.name, staticDesc);
-            assertEquals(List.of("P29"), switchesRead(p29BridgeNode));
-            assertEquals(1, calls(p29BridgeNode, new MethodRef(ackClock, p29[5], staticDesc)), "P29: patched path");
-            assertEquals(1, virtualCalls(p29BridgeNode, stockCall), "P29: stock path, when switched off");
-        }
-
         byte[] init = classBytes(out.resolve("rocketmq-remoting-4.9.0.jar"),
             "org/apache/rocketmq/remoting/netty/NettyRemotingServer$7");
         MethodNode initChannel = method(init, "initChannel");
