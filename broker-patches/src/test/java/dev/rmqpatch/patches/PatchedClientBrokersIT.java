@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
+import java.net.InetSocketAddress;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -38,6 +41,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PatchedClientBrokersIT {
 
     private static final String VERSION = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
+    /** The address the frames test's broker advertises: its recording proxy's. */
+    private static final String ADVERTISED = "127.0.0.2";
     /** The client's patches, whose targets are in the client's jars only. */
     private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28");
     /**
@@ -141,6 +146,70 @@ class PatchedClientBrokersIT {
             observed.removeIf(l -> l.startsWith("info: "));
             assertEquals(expected(broker.endsWith("4.9.1") ? "V4_9_1" : "V4_9_0"), observed, broker);
         }
+    }
+
+    /**
+     * Issue 28's "frames from the patched client are byte-identical to the stock client's for the same messages": the
+     * stock client (stock lib/) and the delivered patched client send the same messages ({@link ClientFramesDriver}:
+     * synchronous, compressed, one-way, a batch, a topic created) through a {@link RecordingProxy} to one broker. The
+     * broker listens on 127.0.0.1 only (S4) and advertises 127.0.0.2, where the proxy listens, so the route the name
+     * server gives both clients leads through it. Every request frame but the heartbeats (their timing is the clients'
+     * timers) must be equal, header and body, once what each client makes anew is masked: the opaque, the born
+     * timestamp and the unique key.
+     */
+    @Test
+    void patchedClientWritesTheStockClientsFrames() throws Exception {
+        try (TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf", "brokerIP1=" + ADVERTISED)
+            .javaOpt("-Drmqpatch.bindAddress=127.0.0.1").start();
+             URLClassLoader stock = LibLoaders.of(stockLib())) {
+            int port = Integer.parseInt(c.brokerAddr().substring(c.brokerAddr().lastIndexOf(':') + 1));
+            List<String> stockFrames = framesOf(stock, c, port);
+            List<String> patchedFrames = framesOf(client, c, port);
+            assertEquals(ClientFramesDriver.SYNC + ClientFramesDriver.LARGE + ClientFramesDriver.ONEWAY + 1,
+                stockFrames.stream().filter(f -> f.startsWith("310 ")).count(), "SEND_MESSAGE_V2 frames: " + stockFrames);
+            assertEquals(ClientFramesDriver.ONEWAY, stockFrames.stream().filter(f -> f.startsWith("310 ")
+                && f.contains("\"flag\":2")).count(), "one-way frames: " + stockFrames);
+            assertEquals(1, stockFrames.stream().filter(f -> f.startsWith("320 ")).count(), "the batch: " + stockFrames);
+            assertEquals(1, stockFrames.stream().filter(f -> f.startsWith("17 ")).count(), "the topic: " + stockFrames);
+            assertEquals(stockFrames.size(), patchedFrames.size(), "frames: stock " + stockFrames + "\npatched " + patchedFrames);
+            for (int i = 0; i < stockFrames.size(); i++) {
+                assertEquals(stockFrames.get(i), patchedFrames.get(i), "frame " + i);
+            }
+        }
+    }
+
+    /** The masked request frames one client's {@link ClientFramesDriver} run sent to the broker. */
+    @SuppressWarnings("unchecked")
+    private static List<String> framesOf(ClassLoader lib, TestCluster c, int port) throws Exception {
+        List<String> outcomes;
+        List<RecordingProxy.Frame> frames;
+        try (RecordingProxy proxy = new RecordingProxy(new InetSocketAddress(ADVERTISED, port),
+            new InetSocketAddress("127.0.0.1", port))) {
+            ClassLoader before = Thread.currentThread().getContextClassLoader();
+            Thread.currentThread().setContextClassLoader(lib);
+            try (DriverLoader driver = new DriverLoader(lib, ClientFramesDriver.class.getName())) {
+                outcomes = (List<String>) Class.forName(ClientFramesDriver.class.getName(), true, driver)
+                    .getMethod("run", String.class, String.class).invoke(null, c.namesrvAddr(), "FramesTopic");
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof Exception x ? x : e;
+            } finally {
+                Thread.currentThread().setContextClassLoader(before);
+            }
+            frames = proxy.frames();
+        }
+        assertTrue(outcomes.stream().allMatch(l -> l.endsWith(": SEND_OK")), outcomes.toString());
+        List<String> masked = new ArrayList<>();
+        for (RecordingProxy.Frame f : frames) {
+            if (f.code() == 34 || f.code() == 35) {
+                continue; // HEART_BEAT, UNREGISTER_CLIENT: sent on the clients' own timers and at shutdown
+            }
+            String header = f.header().replaceAll("\"opaque\":\\d+", "\"opaque\":#")
+                .replaceAll("\"g\":\"\\d+\"", "\"g\":\"#\"")
+                .replaceAll("UNIQ_KEY\\\\u0001[0-9A-F]+", "UNIQ_KEY\\\\u0001#");
+            String body = new String(f.body(), StandardCharsets.ISO_8859_1).replaceAll("UNIQ_KEY\u0001[0-9A-F]+", "UNIQ_KEY\u0001#");
+            masked.add(f.code() + " " + header + " body " + HexFormat.of().formatHex(body.getBytes(StandardCharsets.ISO_8859_1)));
+        }
+        return masked;
     }
 
     /** What every broker must give the patched client, from the scenario's numbers. */
