@@ -42,12 +42,21 @@ public final class FatJarApp {
         ClassLoader loader = FatJarApp.class.getClassLoader();
         System.out.println("APP-LOADER " + loader.getClass().getName());
         System.out.println("ROCKETMQ-FROM " + MessageDecoder.class.getProtectionDomain().getCodeSource().getLocation());
-        // P2's marker: stock 4.9.0 ends every pair with a separator, the codec does not end the last one.
-        Map<String, String> props = new LinkedHashMap<>();
+        // P2's marker: the class that walks the map's entries (P2 gives stock's very string, so the string is no marker).
+        final String[] by = new String[1];
+        Map<String, String> props = new LinkedHashMap<String, String>() {
+            @Override
+            public Set<Map.Entry<String, String>> entrySet() {
+                if (by[0] == null) {
+                    by[0] = new Throwable().getStackTrace()[1].getClassName();
+                }
+                return super.entrySet();
+            }
+        };
         props.put("a", "1");
         props.put("b", "2");
         System.out.println("PROPERTIES " + MessageDecoder.messageProperties2String(props).replace('\u0001', '=')
-            .replace('\u0002', ';'));
+            .replace('\u0002', ';') + " BY " + by[0]);
         String codec;
         try {
             Class<?> c = Class.forName("dev.rmqpatch.codec.properties.MessageProperties", false, loader);

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class AgentJvmIT {
 
-    private static final String PATCHED = "PROPERTIES a=1;b=2";
-    private static final String STOCK = "PROPERTIES a=1;b=2;";
+    private static final String PATCHED = "PROPERTIES a=1;b=2; BY dev.rmqpatch.codec.properties.MessageProperties";
+    private static final String STOCK = "PROPERTIES a=1;b=2; BY org.apache.rocketmq.common.message.MessageDecoder";
 
     private static Path probeDir;
 

@@ -67,14 +67,14 @@ final class FatJarApplication {
         assertTrue(on.out.contains("APP-LOADER " + LAUNCHED_LOADER), on.all());
         assertTrue(on.out.contains("ROCKETMQ-FROM ") && on.out.contains("BOOT-INF/lib/rocketmq-common-"),
             "RocketMQ comes from a nested jar: " + on.all());
-        assertTrue(on.out.contains("PROPERTIES a=1;b=2\n"), "P2 runs in the nested-jar loader: " + on.all());
+        assertTrue(on.out.contains("PROPERTIES a=1;b=2; BY dev.rmqpatch.codec.properties.MessageProperties\n"), "P2 runs in the nested-jar loader: " + on.all());
         assertTrue(on.out.contains("CODEC same-loader"), on.all());
         assertTrue(on.out.contains("CONSUMED " + MESSAGES + " of " + MESSAGES), on.all());
 
         Run off = run(jar, List.of("-Drmqpatch.disable=all"), namesrvAddr, "fatjar-all-off", dir);
         assertEquals(1, off.agentLines().size(), off.all());
         assertTrue(off.agentLines().get(0).contains("(switched off by -Drmqpatch.disable=all)"), off.all());
-        assertTrue(off.out.contains("PROPERTIES a=1;b=2;\n"), "every patch off: stock's result: " + off.all());
+        assertTrue(off.out.contains("PROPERTIES a=1;b=2; BY org.apache.rocketmq.common.message.MessageDecoder\n"), "every patch off: stock's result: " + off.all());
         assertTrue(off.out.contains("CONSUMED " + MESSAGES + " of " + MESSAGES), off.all());
     }
 
