@@ -61,7 +61,7 @@ public final class MessageProperties {
         return encode(properties, true);
     }
 
-    private static String encode(Map<String, String> properties, boolean skipTransient) {
+    private static String encode(Map<String, String> properties, boolean forStore) {
         if (properties == null || properties.isEmpty()) {
             return "";
         }
@@ -79,7 +79,7 @@ public final class MessageProperties {
         int pos = 0;
         for (Map.Entry<String, String> e : properties.entrySet()) {
             String value = e.getValue();
-            if (value == null || skipTransient && TransientProperties.isTransient(e.getKey())) {
+            if (value == null || forStore && TransientProperties.isTransient(e.getKey())) {
                 continue;
             }
             String key = String.valueOf(e.getKey());
@@ -89,19 +89,16 @@ public final class MessageProperties {
             if (need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
-            if (skipTransient && pos > 0) {
-                buf[pos++] = PROPERTY_SEPARATOR;
-            }
             key.getChars(0, keyLength, buf, pos);
             pos += keyLength;
             buf[pos++] = NAME_VALUE_SEPARATOR;
             value.getChars(0, valueLength, buf, pos);
             pos += valueLength;
-            if (!skipTransient) {
-                buf[pos++] = PROPERTY_SEPARATOR;
-            }
+            buf[pos++] = PROPERTY_SEPARATOR;
         }
-        String encoded = pos == 0 ? "" : new String(buf, 0, pos);
+        // Stock's string ends every entry with a separator; the stored one leaves the last off.
+        int end = forStore && pos > 0 ? pos - 1 : pos;
+        String encoded = end == 0 ? "" : new String(buf, 0, end);
         // A thread that once encoded a huge map does not keep a huge buffer.
         holder[0] = buf.length <= MAX_KEPT_BUFFER ? buf : null;
         return encoded;
