@@ -179,22 +179,12 @@ class PatchedClientBrokersIT {
     }
 
     /** The masked request frames one client's {@link ClientFramesDriver} run sent to the broker. */
-    @SuppressWarnings("unchecked")
     private static List<String> framesOf(ClassLoader lib, TestCluster c, int port) throws Exception {
         List<String> outcomes;
         List<RecordingProxy.Frame> frames;
         try (RecordingProxy proxy = new RecordingProxy(new InetSocketAddress(ADVERTISED, port),
             new InetSocketAddress("127.0.0.1", port))) {
-            ClassLoader before = Thread.currentThread().getContextClassLoader();
-            Thread.currentThread().setContextClassLoader(lib);
-            try (DriverLoader driver = new DriverLoader(lib, ClientFramesDriver.class.getName())) {
-                outcomes = (List<String>) Class.forName(ClientFramesDriver.class.getName(), true, driver)
-                    .getMethod("run", String.class, String.class).invoke(null, c.namesrvAddr(), "FramesTopic");
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception x ? x : e;
-            } finally {
-                Thread.currentThread().setContextClassLoader(before);
-            }
+            outcomes = runDriver(lib, ClientFramesDriver.class, c.namesrvAddr(), "FramesTopic");
             frames = proxy.frames();
         }
         assertTrue(outcomes.stream().allMatch(l -> l.endsWith(": SEND_OK")), outcomes.toString());
@@ -244,14 +234,23 @@ class PatchedClientBrokersIT {
             "netty client worker threads started: 0");
     }
 
-    /** Runs {@link PatchedClientScenario} in the client's loader, as ClientPipelineIT runs its driver. */
-    @SuppressWarnings("unchecked")
+    /** Runs {@link PatchedClientScenario} in the client's loader. */
     private static List<String> scenario(TestCluster c) throws Exception {
+        return runDriver(client, PatchedClientScenario.class, c.namesrvAddr(), c.brokerAddr());
+    }
+
+    /**
+     * Runs {@code driverClass.run(String, String)} defined over {@code lib} (its RocketMQ, not the test class path's),
+     * with {@code lib} as the thread's context loader, as ClientPipelineIT runs its driver.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<String> runDriver(ClassLoader lib, Class<?> driverClass, String first, String second)
+        throws Exception {
         ClassLoader before = Thread.currentThread().getContextClassLoader();
-        Thread.currentThread().setContextClassLoader(client);
-        try (DriverLoader driver = new DriverLoader(client, PatchedClientScenario.class.getName())) {
-            return (List<String>) Class.forName(PatchedClientScenario.class.getName(), true, driver)
-                .getMethod("run", String.class, String.class).invoke(null, c.namesrvAddr(), c.brokerAddr());
+        Thread.currentThread().setContextClassLoader(lib);
+        try (DriverLoader driver = new DriverLoader(lib, driverClass.getName())) {
+            return (List<String>) Class.forName(driverClass.getName(), true, driver)
+                .getMethod("run", String.class, String.class).invoke(null, first, second);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof Exception x ? x : e;
         } finally {
