@@ -167,6 +167,13 @@ final class Codec {
     static final MethodRef DECODES = new MethodRef(MESSAGE_DECODES, "decodes", Stock.MESSAGE_DECODES.desc);
     static final MethodRef DECODE = new MethodRef(MESSAGE_DECODES, "decode", Stock.MESSAGE_DECODE.desc);
 
+    // P30
+    static final String INLINE_SEND = REMOTING + "InlineSend";
+    static final MethodRef INLINE_SEND_REQUEST_TASK = new MethodRef(INLINE_SEND, "requestTask",
+        Stock.REQUEST_TASK_INIT.substring(0, Stock.REQUEST_TASK_INIT.length() - 1) + "L" + Stock.REQUEST_TASK + ";");
+    static final MethodRef INLINE_SEND_SUBMIT = new MethodRef(INLINE_SEND, "submit",
+        "(Ljava/util/concurrent/ExecutorService;" + Stock.EXECUTOR_SUBMIT.desc.substring(1));
+
     private Codec() {
     }
 }

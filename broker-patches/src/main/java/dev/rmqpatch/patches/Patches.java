@@ -38,6 +38,7 @@ public final class Patches {
         new ClientIoThreadPatch(),
         new UniqueKeyPatch(),
         new ConsumeDecodePatch(),
+        new InlineSendPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -309,6 +309,14 @@ final class Stock {
     static final MethodRef MESSAGE_DECODE = new MethodRef(MESSAGE_DECODER, "decode",
         "(Ljava/nio/ByteBuffer;ZZZ)L" + MESSAGE_EXT + ";");
 
+    // P30: where a request is handed to its processor's executor.
+    static final MethodRef PROCESS_REQUEST_COMMAND = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingAbstract",
+        "processRequestCommand", "(" + CTX + "L" + REMOTING_COMMAND + ";)V");
+    static final String REQUEST_TASK = "org/apache/rocketmq/remoting/netty/RequestTask";
+    static final String REQUEST_TASK_INIT = "(Ljava/lang/Runnable;Lio/netty/channel/Channel;L" + REMOTING_COMMAND + ";)V";
+    static final MethodRef EXECUTOR_SUBMIT = new MethodRef("java/util/concurrent/ExecutorService", "submit",
+        "(Ljava/lang/Runnable;)Ljava/util/concurrent/Future;");
+
     private Stock() {
     }
 }
