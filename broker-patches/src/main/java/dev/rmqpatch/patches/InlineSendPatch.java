@@ -35,8 +35,8 @@ final class InlineSendPatch implements Patch {
 
     @Override
     public String buys() {
-        return "a send that finds the send executor idle is processed by the thread that read it: no worker woken "
-            + "for it and, with P9, its response written without a hand-off back";
+        return "a send that finds the send executor idle runs on the thread that read it: no worker woken, no "
+            + "hand-off back";
     }
 
     @Override
