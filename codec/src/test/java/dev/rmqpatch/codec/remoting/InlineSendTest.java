@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.remoting.netty.RequestTask;
@@ -195,7 +196,9 @@ class InlineSendTest {
     /**
      * Several "IO threads", each with its own connection's requests in order, against a single send worker (stock's
      * default pool): each connection's sends run in the order it sent them, never two inline at once (so at most two
-     * sends at a time: one inline and the worker), and some run inline, some queued.
+     * sends at a time: one inline and the worker), and some run inline, some queued. The mix is forced, not left to
+     * timing: the first send to run inline waits until every other connection has submitted 10 sends, which are then
+     * queued behind it.
      */
     @Test
     void connectionsKeepTheirOrderAndSendsNeverOverlap() throws Exception {
@@ -207,6 +210,8 @@ class InlineSendTest {
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger inlineOverlaps = new AtomicInteger();
         AtomicInteger inline = new AtomicInteger();
+        AtomicBoolean gateUsed = new AtomicBoolean();
+        CountDownLatch[] tenSubmitted = new CountDownLatch[connections];
         int[][] seen = new int[connections][];
         List<Thread> ios = new ArrayList<>();
         List<Future<?>> last = Collections.synchronizedList(new ArrayList<>());
@@ -214,6 +219,7 @@ class InlineSendTest {
             for (int c = 0; c < connections; c++) {
                 int conn = c;
                 seen[c] = new int[] {-1, 0};
+                tenSubmitted[c] = new CountDownLatch(10);
                 Random random = new Random(42 + c);
                 Thread io = new Thread(() -> {
                     Future<?> f = null;
@@ -231,6 +237,13 @@ class InlineSendTest {
                                 if (inlineRunning.incrementAndGet() > 1) {
                                     inlineOverlaps.incrementAndGet();
                                 }
+                                if (gateUsed.compareAndSet(false, true)) {
+                                    for (int o = 0; o < connections; o++) {
+                                        if (o != conn) {
+                                            await(tenSubmitted[o]);
+                                        }
+                                    }
+                                }
                             }
                             synchronized (seen[conn]) {
                                 if (seen[conn][0] != seq - 1) {
@@ -246,6 +259,7 @@ class InlineSendTest {
                             }
                             running.decrementAndGet();
                         }));
+                        tenSubmitted[conn].countDown();
                     }
                     last.add(f);
                 }, "io-" + c);
@@ -265,7 +279,8 @@ class InlineSendTest {
             assertEquals(0, inlineOverlaps.get(), "two sends ran inline at once");
             assertEquals(0, overlaps.get(), "more than one inline send and the worker at once");
             assertTrue(inline.get() > 0, "some sends ran inline");
-            assertTrue(inline.get() < connections * perConnection, "some sends were queued");
+            assertTrue(inline.get() <= connections * perConnection - 10 * (connections - 1),
+                "the other connections' first sends were queued behind the held inline one: " + inline.get());
         } finally {
             worker.shutdownNow();
         }
