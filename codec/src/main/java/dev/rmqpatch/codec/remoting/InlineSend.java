@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.netty.channel.Channel;
+import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.remoting.netty.RequestTask;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
@@ -27,11 +28,6 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * {@code submit}. What runs, and what the task answers, are stock's; only the thread differs.
  */
 public final class InlineSend {
-
-    /** RequestCode.SEND_MESSAGE, SEND_MESSAGE_V2, SEND_BATCH_MESSAGE: what the broker's send executor serves. */
-    static final int SEND_MESSAGE = 10;
-    static final int SEND_MESSAGE_V2 = 310;
-    static final int SEND_BATCH_MESSAGE = 320;
 
     /** Send tasks submitted and not yet run or answered, plus the one running inline (if any). */
     private static final AtomicInteger PENDING = new AtomicInteger();
@@ -68,8 +64,13 @@ public final class InlineSend {
         }
     }
 
+    /**
+     * The sends the broker's send executor serves (RequestCode's constants are compile-time ints, copied into this
+     * class by javac: no rocketmq-common class is loaded for them).
+     */
     static boolean isSend(int code) {
-        return code == SEND_MESSAGE || code == SEND_MESSAGE_V2 || code == SEND_BATCH_MESSAGE;
+        return code == RequestCode.SEND_MESSAGE || code == RequestCode.SEND_MESSAGE_V2
+            || code == RequestCode.SEND_BATCH_MESSAGE;
     }
 
     /** Send tasks counted now (tests). */
