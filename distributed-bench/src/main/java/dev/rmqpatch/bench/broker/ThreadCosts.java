@@ -98,7 +98,7 @@ public final class ThreadCosts {
      * selector is netty-io, its pipeline executor (NettyClientWorkerThread) netty-codec, its callback executor
      * (NettyClientPublicExecutor) client-callback, its pull service pull, its consume executor (ConsumeMessageThread)
      * consume; a load agent's sender threads (agent-N-sender-M, where a sync send runs the client's send path) are
-     * app-senders.
+     * app-senders; the wire client's event loops (agent-N-wire-M, where its sends are written and answered) netty-io.
      */
     public static String groupOf(String name) {
         if (name.startsWith("NettyServerCode") || name.startsWith("NettyClientWork")) {
@@ -116,7 +116,7 @@ public final class ThreadCosts {
         if (name.matches("agent-[0-9]+-sen.*")) {
             return "app-senders";
         }
-        if (name.startsWith("Netty")) {
+        if (name.startsWith("Netty") || name.matches("agent-[0-9]+-wir.*")) {
             return "netty-io";
         }
         if (name.startsWith("SendMessageThre")) {

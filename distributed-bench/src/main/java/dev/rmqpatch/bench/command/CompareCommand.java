@@ -59,7 +59,8 @@ public final class CompareCommand {
         .defaultingTo(Path.of("."), "the working directory");
     static final Flag<Boolean> PROFILE = Flag.toggle("--profile",
         "attach async-profiler (cpu mode where perf events are allowed, itimer otherwise; the output says which) to every broker "
-            + "and write flame-<variant>.html and a \"where the broker's CPU goes\" table (share of samples by area, and the "
+            + "(with --clients: every client's first agent JVM) and write flame-<variant>.html and a \"where the broker's CPU goes\" "
+            + "table (the client's, with --clients; share of samples by area, and the "
             + "baseline's top 15 self-time methods with every variant's share) into table.txt and results.json; when, the plan says");
 
     private static final String USAGE = String.join("\n",

@@ -391,7 +391,7 @@ public final class SaturationPlan implements Plan {
         for (Variant v : o.variants) {
             names.add(v.name());
         }
-        ProfileSet set = new ProfileSet(names, o.baseline, ctx.profiling().event(), "profiled in the measured window of every round, every variant "
+        ProfileSet set = new ProfileSet("broker", names, o.baseline, ctx.profiling().event(), "profiled in the measured window of every round, every variant "
             + "alike; the profiler's own cost (about 1-3% at this interval) is inside the CPU/msg figures of all variants");
         profiles.forEach((v, stacks) -> set.add(v, stacks, profiledWindows.getOrDefault(v, 0)));
         try {

@@ -49,7 +49,9 @@ final class ClientRig {
         + "between the clients (A B, B A ...) at the fixed rate as they do between brokers; the figure is each client's agent JVMs' CPU "
         + "per message (from /proc), with the broker's over the same windows beside it. Clients: stock (the harness's rocketmq-client), "
         + "patched (the patched distribution's rocketmq-client, -common, -remoting, -logging and codec jars first on the class path; "
-        + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), patched-without-P7[+P8] "
+        + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), wire (producer side "
+        + "only: no RocketMQ client, the harness's wire client, frames pre-encoded once and written from one netty event loop: the "
+        + "floor a client's CPU per message is read against), patched-without-P7[+P8] "
         + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), #N for another copy (stock,stock#2: A/A). The first is the "
         + "baseline unless --baseline names another; every agent JVM's command line is in results.json. --profile profiles the "
         + "clients' first agent JVMs instead of brokers. The client's agent JVM is measured whole: the harness's own load loop is "
@@ -105,6 +107,10 @@ final class ClientRig {
         }
         if (o.clientSide == ClientVariant.Side.CONSUMER && !o.workload.hasConsumers()) {
             o.workload = o.workload.withConsumers(1, 1, 0);
+        }
+        if (o.clientSide == ClientVariant.Side.CONSUMER && o.clients.stream().anyMatch(c -> c.kind() == ClientVariant.Kind.WIRE)) {
+            throw new UsageException("client wire has producers only (the wire client sends; its consumers would be the stock client's): "
+                + "leave it out of --clients with --client-side consumer");
         }
         if (a.has(HarnessFlags.CONSUMERS) && a.get(HarnessFlags.CONSUMERS) == 0 && o.clientSide == ClientVariant.Side.CONSUMER) {
             throw new UsageException("--client-side consumer needs consumers: --consumers 0 leaves none");
@@ -231,6 +237,9 @@ final class ClientRig {
                 // A consumer group per client: the same name on two clients' topics would make them one group.
                 p.subscriptions = consumer ? Rig.subscriptions(o.workload, runId + "-c" + c, own, i, agents.size()) : null;
                 p.stampBodies = consumer;
+                if (o.clients.get(c).kind() == ClientVariant.Kind.WIRE) {
+                    p.client = ClientMode.WIRE.label();
+                }
                 p.agentIndex = index++;
                 agents.get(i).prepare(p);
             }

@@ -9,7 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * --profile in efficiency mode, after the profiled pairs ran: each broker's (and, in ms-sync, each slave's) collected
+ * --profile in efficiency mode, after the profiled pairs ran: each broker's or, with --clients, each client's (and, in
+ * ms-sync, each slave's) collected
  * stacks into flame graphs, the area table and the results' profile views.
  */
 final class EfficiencyProfiles {
@@ -21,7 +22,7 @@ final class EfficiencyProfiles {
         Path outDir, EfficiencyResults results) throws IOException, AsyncProfiler.ProfilerException {
         String how = "profiled windows are separate from the interval's: " + profiledPairs + " more pairs after the measured ones, same "
             + "rate and order, every variant alike";
-        ProfileSet set = new ProfileSet(names, baseline, event, how);
+        ProfileSet set = new ProfileSet(results.clients != null ? "client" : "broker", names, baseline, event, how);
         for (BrokerUnderTest b : brokers) {
             if (b.profiler == null) {
                 continue;
@@ -40,7 +41,7 @@ final class EfficiencyProfiles {
         if (brokers.stream().anyMatch(b -> b.slaveProfiler != null)) {
             // The slaves as a set of their own ("<variant>-slave"): flame graphs, areas and top methods side by side.
             List<String> slaveNames = names.stream().map(EfficiencyProfiles::slaveName).toList();
-            ProfileSet slaves = new ProfileSet(slaveNames, slaveName(baseline), event, how);
+            ProfileSet slaves = new ProfileSet("slave", slaveNames, slaveName(baseline), event, how);
             for (BrokerUnderTest b : brokers) {
                 Path raw = outDir.resolve("profile/raw/" + slaveName(b.variant) + ".collapsed");
                 if (b.slaveProfiler != null && b.slaveProfiler.dump(raw)) {

@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * A RocketMQ client to compare ({@code compare --efficiency --clients}), named as the broker {@link Variant}s are:
  * {@code stock} (the harness's own rocketmq-client classpath), {@code patched} (the patched distribution's RocketMQ jars
  * and the rmqpatch codec jar first on the agent JVM's class path), {@code agent} (the stock class path and
- * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}). {@code patched-without-P7} (or {@code -without-P7+P8}, and
+ * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}), {@code wire} (no RocketMQ client at all: the harness's own
+ * wire client, {@code --client wire}'s frames pre-encoded once and written from one netty event loop, the floor any
+ * client's CPU per message is measured against). {@code patched-without-P7} (or {@code -without-P7+P8}, and
  * the same after {@code agent}) runs those patches switched off ({@code -Drmqpatch.disable} on the agent JVM); a final
  * {@code #N} names another copy of the same client (own agent JVMs): {@code stock,stock#2} is an A/A comparison.
  *
@@ -26,7 +28,7 @@ import java.util.regex.Pattern;
 public final class ClientVariant {
     /** What runs in the agent JVM. */
     public enum Kind {
-        STOCK, PATCHED, AGENT;
+        STOCK, PATCHED, AGENT, WIRE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -51,7 +53,7 @@ public final class ClientVariant {
         }
     }
 
-    private static final Pattern NAME = Pattern.compile("(stock|patched|agent)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:#[0-9]+)?");
+    private static final Pattern NAME = Pattern.compile("(stock|patched|agent|wire)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:#[0-9]+)?");
     /** The Java agent jar, relative to the repository root (java-agent's build output). */
     public static final String AGENT_JAR = "java-agent/target/rmqpatch-agent.jar";
     /** What builds the Java agent jar when it is missing (from the repository root). */
@@ -73,15 +75,15 @@ public final class ClientVariant {
     public static ClientVariant parse(String name) {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("client '" + name.trim() + "' is not stock, patched, agent, patched-without-ID[+ID...] or "
+            throw new IllegalArgumentException("client '" + name.trim() + "' is not stock, patched, agent, wire, patched-without-ID[+ID...] or "
                 + "agent-without-ID[+ID...], each optionally followed by #<N> for another copy of the same (e.g. patched-without-P7, "
                 + "stock#2)");
         }
         Kind kind = Kind.valueOf(m.group(1).toUpperCase(Locale.ROOT));
         List<String> disabled = m.group(2) == null ? List.of() : List.of(m.group(2).split("\\+"));
-        if (kind == Kind.STOCK && !disabled.isEmpty()) {
-            throw new IllegalArgumentException("client '" + name.trim() + "': the stock client has no patches to switch off; "
-                + "patched-without-ID or agent-without-ID do");
+        if ((kind == Kind.STOCK || kind == Kind.WIRE) && !disabled.isEmpty()) {
+            throw new IllegalArgumentException("client '" + name.trim() + "': the " + kind.label() + " client has no patches to switch "
+                + "off; patched-without-ID or agent-without-ID do");
         }
         return new ClientVariant(name.trim(), kind, disabled);
     }

@@ -10,13 +10,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The broker profiles of one comparison: per variant the stacks of all its profiled windows merged, then one flame
- * graph per variant, the "where the broker's CPU goes" table (areas side by side, and the baseline's top self-time
+ * The profiles of one comparison (of its brokers, slaves or clients: one kind of JVM a set): per variant the stacks of
+ * all its profiled windows merged, then one flame graph per variant, the "where the broker's CPU goes" table (areas side by side, and the baseline's top self-time
  * methods with every variant's share), and the views that go into results.json.
  */
 public final class ProfileSet {
     public static final int TOP_METHODS = 15;
 
+    private final String jvm;
     private final String baseline;
     private final SamplingEvent event;
     private final String how;
@@ -26,11 +27,13 @@ public final class ProfileSet {
     private final Map<String, VariantProfile> views = new LinkedHashMap<>();
 
     /**
+     * @param jvm what JVM of each variant was profiled, as the table and flame graph titles name it: broker, slave, client
      * @param variants in table order
      * @param how which windows were profiled, in words (whether they are the measured ones, and that all variants were
      *            profiled alike)
      */
-    public ProfileSet(List<String> variants, String baseline, SamplingEvent event, String how) {
+    public ProfileSet(String jvm, List<String> variants, String baseline, SamplingEvent event, String how) {
+        this.jvm = jvm;
         this.baseline = baseline;
         this.event = event;
         this.how = how;
@@ -60,7 +63,7 @@ public final class ProfileSet {
                 String html = "flame-" + variant + ".html";
                 String collapsed = "profile/" + variant + ".collapsed";
                 s.write(outDir.resolve(collapsed));
-                FlameGraphHtml.write(s, "broker CPU, " + variant + " (" + event.name() + ", " + view.windows + " window(s))", outDir.resolve(html));
+                FlameGraphHtml.write(s, jvm + " CPU, " + variant + " (" + event.name() + ", " + view.windows + " window(s))", outDir.resolve(html));
                 view.flameGraph = html;
                 view.collapsedStacks = collapsed;
                 for (CpuArea a : CpuArea.values()) {
@@ -103,8 +106,8 @@ public final class ProfileSet {
     /** The text section for table.txt and the console. */
     public String table() {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "where the broker's CPU goes (share of profiler samples; %s sampling every %s of CPU; %s)%n",
-            event.name(), ProfiledJvm.INTERVAL, how));
+        s.append(String.format(Locale.ROOT, "where the %s's CPU goes (share of profiler samples; %s sampling every %s of CPU; %s)%n",
+            jvm, event.name(), ProfiledJvm.INTERVAL, how));
         List<String[]> rows = new ArrayList<>();
         List<String> names = new ArrayList<>(summaries.keySet());
         String[] header = new String[names.size() + 1];

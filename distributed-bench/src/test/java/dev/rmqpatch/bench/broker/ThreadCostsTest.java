@@ -100,6 +100,8 @@ class ThreadCostsTest {
         assertEquals("app-senders", ThreadCosts.groupOf("agent-1-sender-"));
         assertEquals("app-senders", ThreadCosts.groupOf("agent-12-sender"));
         assertEquals("app-senders", ThreadCosts.groupOf("agent-123-sende"));
+        assertEquals("netty-io", ThreadCosts.groupOf("agent-1-wire-2-1"), "the wire client's event loop");
+        assertEquals("netty-io", ThreadCosts.groupOf("agent-123-wire-"));
         assertEquals("other", ThreadCosts.groupOf("agent-1-http"));
         assertEquals("other", ThreadCosts.groupOf("RebalanceServic"));
         for (String g : new String[] {"app-senders", "client-callback", "consume"}) {

@@ -66,6 +66,8 @@ class CompareClientsOptionsTest {
         assertTrue(error("--efficiency", "--clients", "stock,stock").contains("given twice"));
         assertTrue(error("--efficiency", "--clients", "stock,fast").contains("client 'fast' is not stock, patched, agent"));
         assertTrue(error("--efficiency", "--clients", "stock,stock-without-P7").contains("no patches to switch off"));
+        assertTrue(error("--efficiency", "--clients", "stock,wire-without-P7").contains("the wire client has no patches to switch off"));
+        assertTrue(error("--efficiency", "--clients", "stock,wire", "--client-side", "consumer").contains("client wire has producers only"));
         assertTrue(error("--efficiency", "--client-side", "consumer").contains("--client-side applies to --clients only"));
         assertTrue(error("--efficiency", "--clients", "stock,patched", "--client-side", "both").contains("producer or consumer"));
         assertTrue(error("--efficiency", "--clients", "stock,patched", "--consumers", "2").contains("--client-side consumer"));

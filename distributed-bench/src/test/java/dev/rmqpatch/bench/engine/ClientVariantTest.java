@@ -27,7 +27,12 @@ class ClientVariantTest {
         ClientVariant copy = ClientVariant.parse("agent#2");
         assertEquals(ClientVariant.Kind.AGENT, copy.kind());
         assertEquals("agent#2", copy.name());
-        for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@8", "4.9.0-patched", "stock-without-P1", "")) {
+        ClientVariant wire = ClientVariant.parse("wire");
+        assertEquals(ClientVariant.Kind.WIRE, wire.kind());
+        assertEquals(List.of(), wire.jvmOptions(dir.resolve("rmqpatch-agent.jar")), "the harness's own JVM options only");
+        assertEquals(List.of(), wire.classPathFirst(List.of(dir.resolve("rocketmq-client-4.9.0.jar"))));
+        for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@8", "4.9.0-patched", "stock-without-P1",
+            "wire-without-P7", "")) {
             assertThrows(IllegalArgumentException.class, () -> ClientVariant.parse(bad), bad);
         }
     }

@@ -239,28 +239,30 @@ class CompareEfficiencyIT {
     }
 
     /**
-     * --clients stock,patched: one broker, each client its own agent JVM, two pairs of one-second windows. Checks the
+     * --clients stock,patched,wire: one broker, each client its own agent JVM, two pairs of one-second windows. Checks the
      * documented results.json and that each agent JVM ran the classes it claims: the patched one RocketMQ's classes from the
-     * patched distribution's jars (rewritten: rmqpatch$ bridges in RemotingCommand), the stock one the stock jars, with the
-     * same JVM options apart from the class path.
+     * patched distribution's jars (rewritten: rmqpatch$ bridges in RemotingCommand), the stock and wire ones the stock jars
+     * (the wire client encodes its frames once with stock code), with the same JVM options apart from the class path; the
+     * wire client's sends are written and answered on its event loop (netty-io), with no sender threads.
      */
     @Test
     void clientsTakeTurnsAgainstOneBrokerOnTheirOwnClassPaths() throws Exception {
         Dists.stock();
         Path patchedLib = Dists.patched().resolve("lib").toRealPath();
         Path out = dir.resolve("clients");
-        String printed = run(List.of("--efficiency", "--clients", "stock,patched", "--pairs", "2", "--window", "1", "--warmup", "1",
+        String printed = run(List.of("--efficiency", "--clients", "stock,patched,wire", "--pairs", "2", "--window", "1", "--warmup", "1",
             "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("clients.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
         // The interval's fields need two usable pairs, which a loaded machine may not give: optional in the sample.
-        ResultKeys.assertSameAsSample("client-efficiency-results.keys", r, java.util.Set.of("stock", "patched"));
+        ResultKeys.assertSameAsSample("client-efficiency-results.keys", r, java.util.Set.of("stock", "patched", "wire"));
         assertEquals("CLIENT", r.get("mainFigure").getAsString());
         assertEquals("stock", r.get("baseline").getAsString());
         assertEquals("producer", r.getAsJsonObject("clients").get("side").getAsString());
         assertEquals("4.9.0-tuned", r.getAsJsonObject("clients").get("broker").getAsString());
         JsonArray variants = r.getAsJsonArray("variants");
-        assertEquals(2, variants.size());
+        assertEquals(3, variants.size());
+        List<String> names = List.of("stock", "patched", "wire");
         List<String> optionsBeforeClassPath = new ArrayList<>();
         for (JsonElement e : variants) {
             JsonObject v = e.getAsJsonObject();
@@ -268,7 +270,9 @@ class CompareEfficiencyIT {
             assertTrue(v.getAsJsonObject("clientCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
             assertTrue(v.getAsJsonObject("brokerCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
             JsonObject groups = v.getAsJsonObject("clientThreads").getAsJsonObject("groupCpuUsPerMsg");
-            assertTrue(groups.has("app-senders") && groups.has("netty-io"), groups.toString());
+            assertTrue(groups.getAsJsonObject("netty-io").get("median").getAsDouble() > 0, groups.toString());
+            assertEquals(!name.equals("wire"), groups.has("app-senders") && groups.getAsJsonObject("app-senders").get("median").getAsDouble() > 0,
+                name + " " + groups);
             JsonObject client = v.getAsJsonObject("client");
             JsonArray command = client.getAsJsonArray("commandLines").get(0).getAsJsonArray();
             List<String> args = new ArrayList<>();
@@ -285,7 +289,7 @@ class CompareEfficiencyIT {
                 }
             }
             assertNotNull(remoting, client.toString());
-            String agentOut = Files.readString(out.resolve("agents").resolve(name).resolve(name.equals("stock") ? "agent-1.out" : "agent-2.out"));
+            String agentOut = Files.readString(out.resolve("agents").resolve(name).resolve("agent-" + (names.indexOf(name) + 1) + ".out"));
             assertTrue(agentOut.contains("RocketMQ class org.apache.rocketmq.remoting.protocol.RemotingCommand from "), agentOut);
             if (name.equals("patched")) {
                 assertEquals(5, client.getAsJsonArray("classPathFirst").size(), client.toString());
@@ -299,6 +303,9 @@ class CompareEfficiencyIT {
             }
         }
         assertEquals(optionsBeforeClassPath.get(0), optionsBeforeClassPath.get(1), "the same JVM options apart from the class path");
+        assertEquals(optionsBeforeClassPath.get(0), optionsBeforeClassPath.get(2), "the wire client's agent JVM too");
+        JsonObject wire = variants.get(2).getAsJsonObject().getAsJsonObject("clientCpuUsPerMsg");
+        assertTrue(wire.get("ratio").getAsDouble() > 0, wire.toString());
         JsonObject patched = variants.get(1).getAsJsonObject().getAsJsonObject("clientCpuUsPerMsg");
         assertTrue(patched.get("ratio").getAsDouble() > 0, patched.toString());
         for (JsonElement e : r.getAsJsonArray("windows")) {

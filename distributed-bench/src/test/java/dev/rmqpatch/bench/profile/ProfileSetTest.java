@@ -78,13 +78,14 @@ class ProfileSetTest {
     void tableShowsAreasSideBySideAddingUpAndTheBaselinesTopMethods() throws Exception {
         CollapsedStacks patched = CollapsedStacks.parse("java/lang/Thread.run_[j];dev/rmqpatch/codec/header/SendMessageRequestHeaderV2Codec.decode_[j] 30\n"
             + "java/lang/Thread.run_[j];org/apache/rocketmq/store/CommitLog.asyncPutMessage_[j] 70\n");
-        ProfileSet set = new ProfileSet(List.of("4.9.0-tuned", "4.9.0-patched"), "4.9.0-tuned",
+        ProfileSet set = new ProfileSet("broker", List.of("4.9.0-tuned", "4.9.0-patched"), "4.9.0-tuned",
             new SamplingEvent("cpu", "perf events are allowed"), "test windows");
         set.add("4.9.0-tuned", sample(), 4);
         set.add("4.9.0-patched", patched, 4);
         set.write(dir);
 
         String table = set.table();
+        assertTrue(table.startsWith("where the broker's CPU goes"), table);
         assertTrue(table.contains("cpu sampling every 1ms"), table);
         assertTrue(table.matches("(?s).*remoting and JSON\\s+15\\.0%\\s+30\\.0%.*"), table);
         assertTrue(table.matches("(?s).*store and CommitLog\\s+8\\.5%\\s+70\\.0%.*"), table);
@@ -110,11 +111,12 @@ class ProfileSetTest {
 
     @Test
     void aVariantWithoutSamplesHasNoFlameGraphAndDashesInTheTable() throws Exception {
-        ProfileSet set = new ProfileSet(List.of("a", "b"), "a", new SamplingEvent("itimer", "no perf events"), "test");
+        ProfileSet set = new ProfileSet("client", List.of("a", "b"), "a", new SamplingEvent("itimer", "no perf events"), "test");
         set.add("a", sample(), 1);
         set.write(dir);
         assertNull(set.variantViews().get("b").flameGraph);
         assertTrue(set.table().contains("b: no samples"), set.table());
+        assertTrue(set.table().startsWith("where the client's CPU goes"), "a client comparison's profiles are its clients': " + set.table());
     }
 
     @Test
