@@ -174,6 +174,11 @@ final class Codec {
     static final MethodRef INLINE_SEND_SUBMIT = new MethodRef(INLINE_SEND, "submit",
         "(Ljava/util/concurrent/ExecutorService;" + Stock.EXECUTOR_SUBMIT.desc.substring(1));
 
+    // P31
+    static final MethodRef INLINE_PULL_CALLBACK = new MethodRef("dev/rmqpatch/codec/client/InlinePullCallback",
+        "executeInvokeCallback", "(Lorg/apache/rocketmq/remoting/netty/NettyRemotingAbstract;"
+            + Stock.EXECUTE_INVOKE_CALLBACK.desc.substring(1, Stock.EXECUTE_INVOKE_CALLBACK.desc.length() - 1) + "Z");
+
     private Codec() {
     }
 }

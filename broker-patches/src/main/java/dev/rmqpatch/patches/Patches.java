@@ -39,6 +39,7 @@ public final class Patches {
         new UniqueKeyPatch(),
         new ConsumeDecodePatch(),
         new InlineSendPatch(),
+        new InlinePullCallbackPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -317,6 +317,10 @@ final class Stock {
     static final MethodRef EXECUTOR_SUBMIT = new MethodRef("java/util/concurrent/ExecutorService", "submit",
         "(Ljava/lang/Runnable;)Ljava/util/concurrent/Future;");
 
+    // P31: where a response's callback is handed to the client's callback executor.
+    static final MethodRef EXECUTE_INVOKE_CALLBACK = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingAbstract",
+        "executeInvokeCallback", "(Lorg/apache/rocketmq/remoting/netty/ResponseFuture;)V");
+
     private Stock() {
     }
 }

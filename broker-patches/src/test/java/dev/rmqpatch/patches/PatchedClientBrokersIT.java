@@ -44,7 +44,7 @@ class PatchedClientBrokersIT {
     /** The address the frames test's broker advertises: its recording proxy's. */
     private static final String ADVERTISED = "127.0.0.2";
     /** The client's patches, whose targets are in the client's jars only. */
-    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28");
+    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28", "P31");
     /**
      * rocketmq-client 4.9.0's runtime dependencies (mvn dependency:tree of it: ClientDeliveryIT.STOCK, with
      * commons-validator's own) that the folder leaves stock: taken from stock's lib/ by name.
@@ -66,6 +66,12 @@ class PatchedClientBrokersIT {
 
     @BeforeAll
     static void loadTheDeliveredClient() throws Exception {
+        client = clientLoader();
+        switches = LibLoaders.switches(client, null);
+    }
+
+    /** The client folder's jars and stock's third-party ones, as an application's class path has them. */
+    private static URLClassLoader clientLoader() throws Exception {
         List<URL> dependencies = new ArrayList<>();
         try (Stream<Path> jars = Files.list(stockLib())) {
             for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
@@ -75,8 +81,7 @@ class PatchedClientBrokersIT {
             }
         }
         assertEquals(STOCK_DEPENDENCIES.size(), dependencies.size(), "one stock jar per dependency: " + dependencies);
-        client = LibLoaders.of(clientLib(), dependencies.toArray(new URL[0]));
-        switches = LibLoaders.switches(client, null);
+        return LibLoaders.of(clientLib(), dependencies.toArray(new URL[0]));
     }
 
     @AfterAll
@@ -231,7 +236,26 @@ class PatchedClientBrokersIT {
                 + " received, 0 differ, 0 stored compressed",
             "transaction: the broker checked seq " + PatchedClientScenario.UNKNOWN_SEQ,
             "transaction topic holds " + PatchedClientScenario.TX_COMMITTED + " messages",
-            "netty client worker threads started: 0");
+            "netty client worker threads started: 0",
+            "push consumers' pull results handled on: [NettyClientSelector_]");
+    }
+
+    /**
+     * P31 switched off, differential: the same scenario against the patched broker gives the same lines but one, where
+     * the push consumers' pull results were handled: on stock's callback executor again.
+     */
+    @Test
+    void withP31OffPullResultsGoBackToTheCallbackExecutorAndNothingElseChanges() throws Exception {
+        try (URLClassLoader off = clientLoader();
+             TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf", "transactionCheckInterval=1000",
+                 "transactionTimeOut=1000").start()) {
+            assertEquals(false, LibLoaders.switches(off, "P31").getField("P31").getBoolean(null));
+            List<String> observed = new ArrayList<>(runDriver(off, PatchedClientScenario.class, c.namesrvAddr(), c.brokerAddr()));
+            observed.removeIf(l -> l.startsWith("info: "));
+            List<String> expected = new ArrayList<>(expected("V4_9_0"));
+            expected.set(expected.size() - 1, "push consumers' pull results handled on: [NettyClientPublicExecutor_]");
+            assertEquals(expected, observed);
+        }
     }
 
     /** Runs {@link PatchedClientScenario} in the client's loader. */

@@ -24,6 +24,8 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
+import org.apache.rocketmq.client.hook.FilterMessageContext;
+import org.apache.rocketmq.client.hook.FilterMessageHook;
 import org.apache.rocketmq.client.impl.MQClientManager;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -54,9 +56,12 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * consumer and a lite pull consumer read the first topic, an orderly push consumer the second, a push consumer the
  * third, each from the first offset. Returns one line per observation (only java.* crosses the loader boundary): the
  * counts, every message that came back different or not at all, and how many of the client's
- * NettyClientWorkerThreads ever started (P26 runs the client's handlers on its IO thread, so none should).
+ * NettyClientWorkerThreads ever started (P26 runs the client's handlers on its IO thread, so none should), and on
+ * which threads the push consumers' pull results were handled (P31: the IO thread, not the callback executor).
  */
 public final class PatchedClientScenario {
+    /** Thread names, digits dropped, where a push consumer's pull callback handed messages to its filter hooks. */
+    private static final Set<String> PULL_CALLBACK_THREADS = ConcurrentHashMap.newKeySet();
 
     static final String TOPIC = "PatchedClient";
     static final String ORDERED_TOPIC = "PatchedClientOrdered";
@@ -219,6 +224,7 @@ public final class PatchedClientScenario {
     }
 
     public static List<String> run(String namesrv, String brokerAddr) throws Exception {
+        PULL_CALLBACK_THREADS.clear();
         List<String> out = new ArrayList<>();
         List<Runnable> shutdowns = new ArrayList<>();
         long start = System.nanoTime();
@@ -311,6 +317,7 @@ public final class PatchedClientScenario {
             out.add("transaction topic holds " + stored + " messages");
             // Before any shutdown: netty 4.0 starts an executor's thread to shut it down.
             out.add(workerThreads(instance));
+            out.add("push consumers' pull results handled on: " + new TreeSet<>(PULL_CALLBACK_THREADS));
         } finally {
             for (int i = shutdowns.size() - 1; i >= 0; i--) {
                 try {
@@ -514,6 +521,18 @@ public final class PatchedClientScenario {
     private static DefaultMQPushConsumer pushConsumer(String namesrv, String instance, String group, String topic)
         throws Exception {
         DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
+        // Pull results with messages pass the consumer's filter hooks where the pull callback runs (P31: the IO thread).
+        c.getDefaultMQPushConsumerImpl().registerFilterMessageHook(new FilterMessageHook() {
+            @Override
+            public String hookName() {
+                return "pull-callback-thread";
+            }
+
+            @Override
+            public void filterMessage(FilterMessageContext context) {
+                PULL_CALLBACK_THREADS.add(Thread.currentThread().getName().replaceAll("[0-9]+$", ""));
+            }
+        });
         c.setNamesrvAddr(namesrv);
         c.setInstanceName(instance);
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
