@@ -84,6 +84,13 @@ public final class EfficiencyChart {
         XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU/msg ratio to " + r.baseline + " per pair (grey: 1.0)", "pair",
             "ratio");
         var pairs = EfficiencySummary.measuredPairs(r.windows, EfficiencySummary.headline(r));
+        // Two or more lines' labels do not fit side by side below the chart: one per row then, and the points (the
+        // colour of their line) left out of the legend.
+        boolean several = r.variants.stream().filter(v -> !v.name.equals(r.baseline) && measure.of(v) != null
+            && measure.of(v).ratio != null).count() > 1;
+        if (several) {
+            chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        }
         int color = 1;
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure f = measure.of(v);
@@ -108,6 +115,7 @@ public final class EfficiencyChart {
             points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             points.setMarker(SeriesMarkers.CIRCLE);
             points.setMarkerColor(c);
+            points.setShowInLegend(!several);
             List<Number> ends = List.of(x.get(0), x.get(x.size() - 1));
             double[] ci = f.ratioCi95;
             line(chart, v.name + " " + String.format(java.util.Locale.ROOT, "%.3f", f.ratio)

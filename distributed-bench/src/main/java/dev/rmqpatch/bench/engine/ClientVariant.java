@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
  * A RocketMQ client to compare ({@code compare --efficiency --clients}), named as the broker {@link Variant}s are:
  * {@code stock} (the harness's own rocketmq-client classpath), {@code patched} (the patched distribution's RocketMQ jars
  * and the rmqpatch codec jar first on the agent JVM's class path), {@code agent} (the stock class path and
- * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}), {@code wire} (no RocketMQ client at all: the harness's own
- * wire client, {@code --client wire}'s frames pre-encoded once and written from one netty event loop, the floor any
- * client's CPU per message is measured against). {@code patched-without-P7} (or {@code -without-P7+P8}, and
+ * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}), {@code wire} (no RocketMQ client code: the harness's own
+ * wire client, {@code --client wire}'s frames encoded once and written and answered on one netty event loop, a
+ * reference beside the RocketMQ clients). {@code patched-without-P7} (or {@code -without-P7+P8}, and
  * the same after {@code agent}) runs those patches switched off ({@code -Drmqpatch.disable} on the agent JVM); a final
  * {@code #N} names another copy of the same client (own agent JVMs): {@code stock,stock#2} is an A/A comparison.
  *
