@@ -159,6 +159,10 @@ final class Codec {
     static final MethodRef CLIENT_PIPELINE_ADD_LAST = new MethodRef(CLIENT_PIPELINE, "addLast",
         "(L" + Stock.PIPELINE + ";" + Stock.PIPELINE_ADD_LAST_ALL.desc.substring(1));
 
+    // P32
+    static final MethodRef CLIENT_FLUSHES_PIPELINE = new MethodRef(REMOTING + "ClientFlushes", "pipeline",
+        "(Lio/netty/channel/socket/SocketChannel;)L" + Stock.PIPELINE + ";");
+
     // P27
     static final MethodRef CREATE_UNIQ_ID = new MethodRef("dev/rmqpatch/codec/client/UniqueKeys", "createUniqID",
         "(Ljava/lang/String;Ljava/util/concurrent/atomic/AtomicInteger;JJ)Ljava/lang/String;");

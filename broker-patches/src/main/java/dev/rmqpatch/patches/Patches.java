@@ -40,6 +40,7 @@ public final class Patches {
         new ConsumeDecodePatch(),
         new InlineSendPatch(),
         new InlinePullCallbackPatch(),
+        new ClientFlushBatchingPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -279,6 +279,10 @@ final class Stock {
     static final MethodRef PIPELINE_ADD_FIRST_NAMED = new MethodRef(PIPELINE, "addFirst",
         "(" + GROUP + "Ljava/lang/String;" + HANDLER + ")L" + PIPELINE + ";");
 
+    /** The initializer's first call, {@code ch.pipeline()} (P32). */
+    static final MethodRef SOCKET_CHANNEL_PIPELINE = new MethodRef("io/netty/channel/socket/SocketChannel", "pipeline",
+        "()L" + PIPELINE + ";");
+
     // P27: a producer's unique key per message.
     static final String MESSAGE_CLIENT_ID_SETTER = "org/apache/rocketmq/common/message/MessageClientIDSetter";
     static final MethodRef CREATE_UNIQ_ID = new MethodRef(MESSAGE_CLIENT_ID_SETTER, "createUniqID", "()Ljava/lang/String;");
