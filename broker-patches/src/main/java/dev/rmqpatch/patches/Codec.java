@@ -179,9 +179,15 @@ final class Codec {
         "(Ljava/util/concurrent/ExecutorService;" + Stock.EXECUTOR_SUBMIT.desc.substring(1));
 
     // P31
-    static final MethodRef INLINE_PULL_CALLBACK = new MethodRef("dev/rmqpatch/codec/client/InlinePullCallback",
-        "executeInvokeCallback", "(Lorg/apache/rocketmq/remoting/netty/NettyRemotingAbstract;"
+    static final String INLINE_PULL_CALLBACK = "dev/rmqpatch/codec/client/InlinePullCallback";
+    static final MethodRef INLINE_PULL_EXECUTE = new MethodRef(INLINE_PULL_CALLBACK, "executeInvokeCallback",
+        "(Lorg/apache/rocketmq/remoting/netty/NettyRemotingAbstract;"
             + Stock.EXECUTE_INVOKE_CALLBACK.desc.substring(1, Stock.EXECUTE_INVOKE_CALLBACK.desc.length() - 1) + "Z");
+    static final MethodRef INLINE_PULL_MESSAGE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "pullMessageAsync",
+        "(Lorg/apache/rocketmq/client/impl/MQClientAPIImpl;"
+            + Stock.PULL_MESSAGE_ASYNC.desc.substring(1, Stock.PULL_MESSAGE_ASYNC.desc.length() - 1) + "Z");
+    static final MethodRef INLINE_PULL_INVOKE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "invokeAsync",
+        "(Lorg/apache/rocketmq/remoting/RemotingClient;" + Stock.REMOTING_CLIENT_INVOKE_ASYNC.desc.substring(1));
 
     private Codec() {
     }

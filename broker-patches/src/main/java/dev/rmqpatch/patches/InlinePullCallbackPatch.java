@@ -5,13 +5,17 @@ import java.util.List;
 
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.ReplaceCall;
+import org.objectweb.asm.Opcodes;
 
 /**
- * P31. Target: {@code NettyRemotingAbstract.executeInvokeCallback(ResponseFuture)} in rocketmq-remoting, which hands
- * every asynchronous call's callback to the client's callback executor. Replacement: an entry hook, codec's
- * {@code InlinePullCallback}, that runs a push consumer's pull callback (the one {@code MQClientAPIImpl.pullMessageAsync}
- * wraps around {@code DefaultMQPushConsumerImpl}'s own {@code PullCallback}) on the thread that completed the pull,
- * with stock's catch, log and release; every other callback goes to the executor as stock sends it.
+ * P31. Targets: {@code MQClientAPIImpl.pullMessageAsync} in rocketmq-client (its entry, and its
+ * {@code remotingClient.invokeAsync} call) and {@code NettyRemotingAbstract.executeInvokeCallback(ResponseFuture)} in
+ * rocketmq-remoting, which hands every asynchronous call's callback to the client's callback executor.
+ * Replacement: codec's {@code InlinePullCallback}: a pull whose {@code PullCallback} is the push consumer's own
+ * ({@code DefaultMQPushConsumerImpl}'s) gets its stock InvokeCallback wrapped in a marker, and the entry hook of
+ * {@code executeInvokeCallback} runs a marked callback on the thread that completed the pull, with stock's catch, log
+ * and release; every other callback goes to the executor as stock sends it.
  * Why: the push consumer's pull callback only decodes, queues and submits (none of it blocks), yet stock wakes a
  * {@code NettyClientPublicExecutor} thread for it on every pull: issue 28's consumer runs show that executor's thread
  * at 6.5 us per message received, a sixth of the patched consumer's CPU.
@@ -69,6 +73,10 @@ final class InlinePullCallbackPatch implements Patch {
 
     @Override
     public List<MethodEdit> edits() {
-        return Arrays.<MethodEdit>asList(new EntryHook(Stock.EXECUTE_INVOKE_CALLBACK, Codec.INLINE_PULL_CALLBACK));
+        return Arrays.<MethodEdit>asList(
+            new EntryHook(Stock.PULL_MESSAGE_ASYNC, Codec.INLINE_PULL_MESSAGE_ASYNC),
+            ReplaceCall.ofInstanceCall(Stock.PULL_MESSAGE_ASYNC, Stock.REMOTING_CLIENT_INVOKE_ASYNC, Opcodes.INVOKEINTERFACE,
+                Codec.INLINE_PULL_INVOKE_ASYNC, 1),
+            new EntryHook(Stock.EXECUTE_INVOKE_CALLBACK, Codec.INLINE_PULL_EXECUTE));
     }
 }

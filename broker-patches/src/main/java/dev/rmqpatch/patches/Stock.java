@@ -324,6 +324,11 @@ final class Stock {
     // P31: where a response's callback is handed to the client's callback executor.
     static final MethodRef EXECUTE_INVOKE_CALLBACK = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingAbstract",
         "executeInvokeCallback", "(Lorg/apache/rocketmq/remoting/netty/ResponseFuture;)V");
+    /** The client's asynchronous pull: wraps the PullCallback in an InvokeCallback and calls invokeAsync. */
+    static final MethodRef PULL_MESSAGE_ASYNC = new MethodRef("org/apache/rocketmq/client/impl/MQClientAPIImpl",
+        "pullMessageAsync", "(Ljava/lang/String;L" + REMOTING_COMMAND + ";JLorg/apache/rocketmq/client/consumer/PullCallback;)V");
+    static final MethodRef REMOTING_CLIENT_INVOKE_ASYNC = new MethodRef("org/apache/rocketmq/remoting/RemotingClient",
+        "invokeAsync", "(Ljava/lang/String;L" + REMOTING_COMMAND + ";JLorg/apache/rocketmq/remoting/InvokeCallback;)V");
 
     private Stock() {
     }

@@ -148,8 +148,9 @@ class PatchedClassesIT {
                 changed.add(name);
             }
         }
-        assertEquals(new java.util.TreeSet<>(List.of("rocketmq-broker-" + v + ".jar", "rocketmq-common-" + v + ".jar",
-            "rocketmq-namesrv-" + v + ".jar", "rocketmq-remoting-" + v + ".jar", "rocketmq-store-" + v + ".jar")), changed);
+        assertEquals(new java.util.TreeSet<>(List.of("rocketmq-broker-" + v + ".jar", "rocketmq-client-" + v + ".jar",
+            "rocketmq-common-" + v + ".jar", "rocketmq-namesrv-" + v + ".jar", "rocketmq-remoting-" + v + ".jar",
+            "rocketmq-store-" + v + ".jar")), changed);
     }
 
     private static java.util.Set<String> names(Path dir) throws IOException {

@@ -3,9 +3,11 @@ package dev.rmqpatch.codec.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -20,23 +22,24 @@ import org.apache.rocketmq.client.impl.consumer.PullRequest;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.remoting.InvokeCallback;
+import org.apache.rocketmq.remoting.RemotingClient;
 import org.apache.rocketmq.remoting.common.SemaphoreReleaseOnlyOnce;
 import org.apache.rocketmq.remoting.netty.ResponseFuture;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
 
 /**
- * P31 on the 4.9.0 client's own classes: the callbacks are the ones {@code MQClientAPIImpl.pullMessageAsync} and
- * {@code DefaultMQPushConsumerImpl.pullMessage} create (built here through their constructors, as those methods
- * build them), so a RocketMQ build whose anonymous classes are numbered or captured differently fails here.
+ * P31 on the 4.9.0 client's own classes: the push consumer's callback is the one {@code DefaultMQPushConsumerImpl.pullMessage}
+ * creates and the InvokeCallback the one {@code MQClientAPIImpl.pullMessageAsync} creates (both built here through
+ * their constructors, as those methods build them), so a RocketMQ build whose anonymous classes are numbered or
+ * captured differently fails here.
  */
 class InlinePullCallbackTest {
 
     /** {@code new InvokeCallback() {...}} of {@code pullMessageAsync}, around {@code pullCallback}. */
     private static InvokeCallback pullMessageAsyncCallback(PullCallback pullCallback) throws Exception {
-        Class<?> type = Class.forName(InlinePullCallback.PULL_INVOKE_CALLBACK);
-        Constructor<?> c = type.getDeclaredConstructor(MQClientAPIImpl.class, String.class, PullCallback.class,
-            RemotingCommand.class, long.class);
+        Constructor<?> c = Class.forName("org.apache.rocketmq.client.impl.MQClientAPIImpl$2").getDeclaredConstructor(
+            MQClientAPIImpl.class, String.class, PullCallback.class, RemotingCommand.class, long.class);
         c.setAccessible(true);
         return (InvokeCallback) c.newInstance(null, "127.0.0.1:10911", pullCallback, RemotingCommand.createRequestCommand(11, null), 3000L);
     }
@@ -65,6 +68,29 @@ class InlinePullCallbackTest {
         }
     };
 
+    /** A RemotingClient that records the callbacks its invokeAsync is given. */
+    private static RemotingClient recording(List<InvokeCallback> given) {
+        return (RemotingClient) Proxy.newProxyInstance(RemotingClient.class.getClassLoader(), new Class<?>[] {RemotingClient.class},
+            (proxy, method, args) -> {
+                if (method.getName().equals("invokeAsync")) {
+                    given.add((InvokeCallback) args[3]);
+                }
+                return null;
+            });
+    }
+
+    /** What pullMessageAsync hands to invokeAsync for {@code pullCallback}, through the two edits. */
+    private static InvokeCallback pulled(PullCallback pullCallback) throws Exception {
+        List<InvokeCallback> given = new ArrayList<>();
+        RemotingCommand request = RemotingCommand.createRequestCommand(11, null);
+        assertFalse(InlinePullCallback.pullMessageAsync(null, "127.0.0.1:10911", request, 3000, pullCallback),
+            "the entry hook only notes; the stock body runs");
+        InvokeCallback stock = pullMessageAsyncCallback(pullCallback);
+        InlinePullCallback.invokeAsync(recording(given), "127.0.0.1:10911", request, 3000, stock);
+        assertEquals(1, given.size());
+        return given.get(0);
+    }
+
     /** A response future that records where its callback ran; the permit it releases is {@code permits}'. */
     private static final class Recording extends ResponseFuture {
         final List<String> ranOn = new ArrayList<>();
@@ -81,18 +107,29 @@ class InlinePullCallbackTest {
     }
 
     @Test
-    void onlyThePushConsumersOwnPullCallbackRunsHere() throws Exception {
-        assertTrue(InlinePullCallback.runsHere(pullMessageAsyncCallback(pushConsumersPullCallback())));
-        assertFalse(InlinePullCallback.runsHere(pullMessageAsyncCallback(APPLICATIONS)), "an application's PullCallback");
-        assertFalse(InlinePullCallback.runsHere(pullMessageAsyncCallback(null)));
-        assertFalse(InlinePullCallback.runsHere(f -> { }), "any other InvokeCallback (an asynchronous send's)");
-        assertFalse(InlinePullCallback.runsHere(null));
+    void onlyThePushConsumersOwnPullIsMarked() throws Exception {
+        assertTrue(InlinePullCallback.isPushConsumers(pushConsumersPullCallback()));
+        assertFalse(InlinePullCallback.isPushConsumers(APPLICATIONS));
+        assertFalse(InlinePullCallback.isPushConsumers(null));
+        InvokeCallback push = pulled(pushConsumersPullCallback());
+        assertTrue(push instanceof InlinePullCallback.PushConsumerPull, String.valueOf(push));
+        assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2",
+            ((InlinePullCallback.PushConsumerPull) push).stock.getClass().getName(), "stock's callback inside, unchanged");
+        InvokeCallback application = pulled(APPLICATIONS);
+        assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2", application.getClass().getName(),
+            "an application's PullCallback: stock's callback as it was");
+        // The note is taken by the call it was made for: a later invokeAsync on this thread is not marked.
+        pulled(pushConsumersPullCallback());
+        List<InvokeCallback> given = new ArrayList<>();
+        InvokeCallback other = f -> { };
+        InlinePullCallback.invokeAsync(recording(given), "a", RemotingCommand.createRequestCommand(11, null), 1, other);
+        assertSame(other, given.get(0));
     }
 
     @Test
     void aPushConsumersPullIsHandledOnTheCallingThreadWithStocksCatchAndOneRelease() throws Exception {
         Semaphore permits = new Semaphore(0);
-        Recording f = new Recording(pullMessageAsyncCallback(pushConsumersPullCallback()), permits);
+        Recording f = new Recording(pulled(pushConsumersPullCallback()), permits);
         f.putResponse(null);
         // The consumer was never started: its callback's onException throws (no client instance to queue the next
         // pull on). Stock's fallback catches and logs that, then releases: so does the hook.
@@ -105,7 +142,8 @@ class InlinePullCallbackTest {
 
     @Test
     void everyOtherCallbackIsLeftToTheStockBodyUntouched() throws Exception {
-        for (InvokeCallback other : new InvokeCallback[] {pullMessageAsyncCallback(APPLICATIONS), f -> { }}) {
+        for (InvokeCallback other : new InvokeCallback[] {pulled(APPLICATIONS), pullMessageAsyncCallback(pushConsumersPullCallback()),
+            f -> { }}) {
             Semaphore permits = new Semaphore(0);
             Recording f = new Recording(other, permits);
             assertFalse(InlinePullCallback.executeInvokeCallback(null, f));
