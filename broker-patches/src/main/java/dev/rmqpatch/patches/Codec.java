@@ -180,14 +180,21 @@ final class Codec {
 
     // P31
     static final String INLINE_PULL_CALLBACK = "dev/rmqpatch/codec/client/InlinePullCallback";
-    static final MethodRef INLINE_PULL_EXECUTE = new MethodRef(INLINE_PULL_CALLBACK, "executeInvokeCallback",
-        "(Lorg/apache/rocketmq/remoting/netty/NettyRemotingAbstract;"
-            + Stock.EXECUTE_INVOKE_CALLBACK.desc.substring(1, Stock.EXECUTE_INVOKE_CALLBACK.desc.length() - 1) + "Z");
-    static final MethodRef INLINE_PULL_MESSAGE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "pullMessageAsync",
-        "(Lorg/apache/rocketmq/client/impl/MQClientAPIImpl;"
-            + Stock.PULL_MESSAGE_ASYNC.desc.substring(1, Stock.PULL_MESSAGE_ASYNC.desc.length() - 1) + "Z");
+    static final MethodRef INLINE_PULL_EXECUTE = voidEntryHook(INLINE_PULL_CALLBACK, Stock.EXECUTE_INVOKE_CALLBACK);
+    static final MethodRef INLINE_PULL_MESSAGE_ASYNC = voidEntryHook(INLINE_PULL_CALLBACK, Stock.PULL_MESSAGE_ASYNC);
     static final MethodRef INLINE_PULL_INVOKE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "invokeAsync",
         "(Lorg/apache/rocketmq/remoting/RemotingClient;" + Stock.REMOTING_CLIENT_INVOKE_ASYNC.desc.substring(1));
+
+    /**
+     * The entry hook of the instance method {@code target} (returning void) in codec class {@code owner}, named as the
+     * target: its receiver, then its arguments, returning whether it handled the call.
+     */
+    private static MethodRef voidEntryHook(String owner, MethodRef target) {
+        if (!target.desc.endsWith(")V")) {
+            throw new IllegalArgumentException(target + " does not return void");
+        }
+        return new MethodRef(owner, target.name, "(L" + target.owner + ";" + target.desc.substring(1, target.desc.length() - 1) + "Z");
+    }
 
     private Codec() {
     }

@@ -108,7 +108,7 @@ final class ClientRig {
         if (o.clientSide == ClientVariant.Side.CONSUMER && !o.workload.hasConsumers()) {
             o.workload = o.workload.withConsumers(1, 1, 0);
         }
-        if (o.clientSide == ClientVariant.Side.CONSUMER && o.clients.stream().anyMatch(c -> c.kind() == ClientVariant.Kind.WIRE)) {
+        if (o.clientSide == ClientVariant.Side.CONSUMER && o.clients.stream().anyMatch(c -> c.mode() == ClientMode.WIRE)) {
             throw new UsageException("client wire has producers only (the wire client sends; its consumers would be the stock client's): "
                 + "leave it out of --clients with --client-side consumer");
         }
@@ -237,9 +237,7 @@ final class ClientRig {
                 // A consumer group per client: the same name on two clients' topics would make them one group.
                 p.subscriptions = consumer ? Rig.subscriptions(o.workload, runId + "-c" + c, own, i, agents.size()) : null;
                 p.stampBodies = consumer;
-                if (o.clients.get(c).kind() == ClientVariant.Kind.WIRE) {
-                    p.client = ClientMode.WIRE.label();
-                }
+                p.client = o.clients.get(c).mode().label();
                 p.agentIndex = index++;
                 agents.get(i).prepare(p);
             }

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.engine;
 
+import dev.rmqpatch.bench.workload.ClientMode;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -134,6 +135,11 @@ public final class ClientVariant {
             o.add("-Drmqpatch.disable=" + String.join(",", disabled));
         }
         return o;
+    }
+
+    /** The harness's client mode its agents send with: the wire client for wire, a RocketMQ client for every other. */
+    public ClientMode mode() {
+        return kind == Kind.WIRE ? ClientMode.WIRE : ClientMode.ROCKETMQ;
     }
 
     /** Class path entries put before the harness's own (which holds the stock client): the patched jars, or none. */

@@ -29,6 +29,8 @@ class ClientVariantTest {
         assertEquals("agent#2", copy.name());
         ClientVariant wire = ClientVariant.parse("wire");
         assertEquals(ClientVariant.Kind.WIRE, wire.kind());
+        assertEquals(dev.rmqpatch.bench.workload.ClientMode.WIRE, wire.mode(), "its agents send with the wire client");
+        assertEquals(dev.rmqpatch.bench.workload.ClientMode.ROCKETMQ, patched.mode());
         assertEquals(List.of(), wire.jvmOptions(dir.resolve("rmqpatch-agent.jar")), "the harness's own JVM options only");
         assertEquals(List.of(), wire.classPathFirst(List.of(dir.resolve("rocketmq-client-4.9.0.jar"))));
         for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@8", "4.9.0-patched", "stock-without-P1",
