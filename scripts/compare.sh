@@ -48,16 +48,16 @@ build() {
 }
 
 if [ ! -f "$JAR" ] || [ ! -d "$ROOT/distributed-bench/target/lib" ]; then
-  build "the harness (distributed-bench.jar)" mvn -B -q -pl distributed-bench -DskipTests package
+  build "the harness (distributed-bench.jar)" mvn -B -q -pl distributed-bench -am -DskipTests package
 fi
 
 # The help text is the harness's own (generated from its flag declarations), so it needs only the jar.
 if [ "$HELP" = 1 ]; then exec "$JAVA" -jar "$JAR" compare --help; fi
 
 # --clients: the patched client is the patched 4.9.0 distribution's jars; the agent client needs the Java agent jar.
-case ",$CLIENTS," in *,patched[,#-]*) VARIANTS="$VARIANTS,4.9.0-patched" ;; esac
+case ",$CLIENTS," in *,patched[,#@-]*) VARIANTS="$VARIANTS,4.9.0-patched" ;; esac
 case ",$CLIENTS," in
-  *,agent[,#-]*)
+  *,agent[,#@-]*)
     [ -f "$ROOT/java-agent/target/rmqpatch-agent.jar" ] \
       || build "the Java agent (java-agent/target/rmqpatch-agent.jar)" mvn -B -q -pl java-agent -am -DskipTests install ;;
 esac

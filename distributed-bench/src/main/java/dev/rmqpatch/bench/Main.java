@@ -43,11 +43,7 @@ public final class Main {
         try {
             switch (command) {
                 case "agent":
-                    if (help) {
-                        System.out.println(AgentMain.helpText());
-                        return 0;
-                    }
-                    return AgentMain.run(rest);
+                    return AgentMain.command(rest);
                 case "run":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.command.RunCommand.helpText());

@@ -26,15 +26,15 @@ public final class LocalAgents {
     }
 
     public static List<AgentClient> launch(int count, Path dir, List<String> jvmOptions) throws IOException {
-        return launch(count, 1, dir, jvmOptions, List.of());
+        return launch(count, 1, dir, HelperJdk.harness(), jvmOptions, List.of());
     }
 
     /**
-     * {@code count} agents named agent-{@code first}, agent-{@code first + 1} ..., their output under {@code dir}, with
-     * {@code classPathFirst} before the harness's class path (a client comparison's patched RocketMQ jars).
+     * {@code count} agents named agent-{@code first}, agent-{@code first + 1} ..., their output under {@code dir}, on
+     * {@code jdk}, with {@code classPathFirst} before the harness's class path (a client comparison's patched RocketMQ jars).
      */
-    public static List<AgentClient> launch(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst)
-        throws IOException {
+    public static List<AgentClient> launch(int count, int first, Path dir, HelperJdk jdk, List<String> jvmOptions,
+                                           List<Path> classPathFirst) throws IOException {
         long self = ProcessHandle.current().pid();
         AgentToken token = AgentToken.generate();
         // createTempDirectory makes an owner-only folder on POSIX file systems; the file inside is 0600 as well.
@@ -42,7 +42,7 @@ public final class LocalAgents {
         Path tokenFile = secrets.resolve("agent.token");
         token.writeNew(tokenFile);
         try {
-            return launch(count, first, dir, jvmOptions, classPathFirst, self, token, tokenFile);
+            return launch(count, first, dir, jdk, jvmOptions, classPathFirst, self, token, tokenFile);
         } finally {
             // Each agent read the file before it printed its ready line; nothing needs it on disk after that.
             Files.deleteIfExists(tokenFile);
@@ -50,15 +50,16 @@ public final class LocalAgents {
         }
     }
 
-    private static List<AgentClient> launch(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst, long self,
-                                            AgentToken token, Path tokenFile) throws IOException {
+    private static List<AgentClient> launch(int count, int first, Path dir, HelperJdk jdk, List<String> jvmOptions, List<Path> classPathFirst,
+                                            long self, AgentToken token, Path tokenFile) throws IOException {
         List<CompletableFuture<AgentClient>> starting = new ArrayList<>();
         for (int i = first; i < first + count; i++) {
             String name = "agent-" + i;
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    List<String> command = LocalJvm.command(jvmOptions, classPathFirst,
-                        List.of("agent", "--name", name, "--port", "0", "--bind", "127.0.0.1", "--token-file", tokenFile.toString(),
+                    // The agent's own entry point (class-file version 52), not the harness's: it runs on JDK 8 too.
+                    List<String> command = LocalJvm.command(jdk, jvmOptions, classPathFirst, AgentMain.class.getName(),
+                        List.of("--name", name, "--port", "0", "--bind", "127.0.0.1", "--token-file", tokenFile.toString(),
                             "--log-dir", dir.resolve(name).toAbsolutePath().toString(), "--parent-pid", Long.toString(self)));
                     LocalJvm.Started started = LocalJvm.launch(name, command, dir.resolve(name + ".out"), AgentMain.READY_PREFIX,
                         Duration.ofSeconds(60));

@@ -35,19 +35,24 @@ public final class LocalJvm {
     public static final List<String> NIO_OPENS = List.of(
         "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED");
 
+    /** The harness's entry point, which a sink JVM runs ({@code sink ...}). */
+    public static final String HARNESS_MAIN = "dev.rmqpatch.bench.Main";
+
     public static Started launch(String name, List<String> jvmOptions, List<String> mainArgs, Path output, String readyPrefix,
                                  Duration timeout) throws IOException {
-        return launch(name, command(jvmOptions, List.of(), mainArgs), output, readyPrefix, timeout);
+        return launch(name, command(HelperJdk.harness(), jvmOptions, List.of(), HARNESS_MAIN, mainArgs), output, readyPrefix, timeout);
     }
 
     /**
-     * The command line of a helper JVM: this JVM's java, the module opens, {@code jvmOptions}, then the class path:
-     * {@code classPathFirst} (e.g. patched RocketMQ jars, which then win over the stock ones) before this JVM's own.
+     * The command line of a helper JVM: {@code jdk}'s java, its module opens, {@code jvmOptions}, then the class path:
+     * {@code classPathFirst} (e.g. patched RocketMQ jars, which then win over the stock ones) before this JVM's own, then
+     * {@code mainClass} and its arguments.
      */
-    public static List<String> command(List<String> jvmOptions, List<Path> classPathFirst, List<String> mainArgs) {
+    public static List<String> command(HelperJdk jdk, List<String> jvmOptions, List<Path> classPathFirst, String mainClass,
+                                       List<String> mainArgs) {
         List<String> command = new ArrayList<>();
-        command.add(javaBinary());
-        command.addAll(NIO_OPENS);
+        command.add(jdk.java());
+        command.addAll(jdk.moduleOptions());
         command.add("-Djava.awt.headless=true");
         command.addAll(jvmOptions);
         command.add("-cp");
@@ -55,7 +60,7 @@ public final class LocalJvm {
         classPathFirst.forEach(p -> entries.add(p.toAbsolutePath().toString()));
         entries.add(classPath());
         command.add(String.join(File.pathSeparator, entries));
-        command.add("dev.rmqpatch.bench.Main");
+        command.add(mainClass);
         command.addAll(mainArgs);
         return command;
     }
@@ -86,10 +91,6 @@ public final class LocalJvm {
                 throw new IOException("interrupted while starting " + name, e);
             }
         }
-    }
-
-    static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** This JVM's class path with absolute entries, so the child can run from any directory. */

@@ -9,10 +9,12 @@ import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
+import dev.rmqpatch.bench.coordinator.HelperJdk;
 import dev.rmqpatch.bench.engine.ClientVariant;
 import dev.rmqpatch.bench.engine.RunContext;
 import dev.rmqpatch.bench.engine.RunOptions;
 import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.bench.protocol.AgentStatus;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import dev.rmqpatch.bench.workload.ClientMode;
 import dev.rmqpatch.cluster.LocalCluster;
@@ -52,7 +54,9 @@ final class ClientRig {
         + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), wire (producer side "
         + "only: no RocketMQ client code, the harness's wire client, frames encoded once and written and answered on one netty event "
         + "loop paced by its timers: a reference, not a floor, since below saturation that loop polls), patched-without-P7[+P8] "
-        + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), #N for another copy (stock,stock#2: A/A). The first is the "
+        + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), @8 to run a client's agent JVMs on JDK 8 (stock@8,patched@8; "
+        + "scripts/jdk8.sh fetches one on first use; -Drmqpatch.jdk8.home=DIR points at your own; consumer side, the stock producers "
+        + "stay on the harness's JDK), #N for another copy (stock,stock#2: A/A). The first is the "
         + "baseline unless --baseline names another; every agent JVM's command line is in results.json. --profile profiles the "
         + "clients' first agent JVMs instead of brokers. The client's agent JVM is measured whole: the harness's own load loop is "
         + "in it, alike for every client. Warm-up: " + DEFAULT_WARMUP_SECONDS + " s per client unless --warmup (a client's JVM "
@@ -128,7 +132,7 @@ final class ClientRig {
      * class path and options after {@code sameForAll}; records each client's command lines and loaded classes.
      */
     static ClientRig launch(RunContext ctx, List<String> sameForAll, EfficiencyResults results)
-        throws IOException, ClientVariant.MissingJarsException, AgentFailure {
+        throws IOException, ClientVariant.MissingPartException, AgentFailure {
         RunOptions o = ctx.options();
         Path agentJar = null;
         List<Path> patchedJars = List.of();
@@ -140,6 +144,10 @@ final class ClientRig {
                 patchedJars = ClientVariant.patchedJars(o.distDir, stockClientVersion());
             }
         }
+        List<HelperJdk> jdks = new ArrayList<>();
+        for (ClientVariant c : o.clients) {
+            jdks.add(HelperJdk.at(c.javaHome()));
+        }
         ClientRig rig = new ClientRig();
         Path dir = o.outDir.resolve("agents");
         int next = 1;
@@ -148,7 +156,7 @@ final class ClientRig {
         results.clients.broker = o.variants.get(0).name();
         if (o.clientSide == ClientVariant.Side.CONSUMER) {
             ctx.out().printf("starting %d stock producer agent JVM(s), the same for every client ...%n", o.agents);
-            rig.load = ctx.launchAgents(o.agents, next, dir.resolve("load"), sameForAll, List.of());
+            rig.load = ctx.launchAgents(o.agents, next, dir.resolve("load"), HelperJdk.harness(), sameForAll, List.of());
             next += o.agents;
             results.clients.loadAgentCommandLines = commandLines(rig.load);
         }
@@ -157,9 +165,9 @@ final class ClientRig {
             List<String> options = new ArrayList<>(sameForAll);
             options.addAll(c.jvmOptions(agentJar));
             List<Path> first = c.classPathFirst(patchedJars);
-            ctx.out().printf("starting %d agent JVM(s) of client %s%s%s ...%n", o.agents, c.name(), first.isEmpty() ? "" : ", class path first "
-                + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
-            List<AgentClient> agents = ctx.launchAgents(o.agents, next, dir.resolve(c.name()), options, first);
+            ctx.out().printf("starting %d agent JVM(s) of client %s%s%s%s ...%n", o.agents, c.name(), c.jdk() == null ? "" : ", on JDK " + c.jdk(),
+                first.isEmpty() ? "" : ", class path first " + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
+            List<AgentClient> agents = ctx.launchAgents(o.agents, next, dir.resolve(c.name()), jdks.get(i), options, first);
             next += o.agents;
             rig.byClient.add(agents);
             EfficiencyResults.ClientSetup setup = new EfficiencyResults.ClientSetup();
@@ -169,7 +177,9 @@ final class ClientRig {
             first.forEach(p -> setup.classPathFirst.add(p.toString()));
             setup.ownJvmOptions = c.jvmOptions(agentJar);
             setup.commandLines = commandLines(agents);
-            setup.loadedClasses = agents.get(0).status().rocketmqClasses;
+            AgentStatus status = agents.get(0).status();
+            setup.javaVersion = status.javaVersion;
+            setup.loadedClasses = status.rocketmqClasses;
             results.variants.get(i).client = setup;
         }
         return rig;

@@ -111,6 +111,8 @@ public final class EfficiencyResults {
         public List<String> classPathFirst;
         /** JVM options only this client's JVMs have (-javaagent, -Drmqpatch.disable). */
         public List<String> ownJvmOptions;
+        /** The Java version the first agent JVM reported (java.version): where {@code @8} ran, 1.8.0_... */
+        public String javaVersion;
         /** Every agent JVM's exact command line (java, options, class path, main class and arguments). */
         public List<List<String>> commandLines = new ArrayList<>();
         /** What the first agent JVM loaded, as it reported at start: where each RocketMQ class came from, and whether it is patched. */

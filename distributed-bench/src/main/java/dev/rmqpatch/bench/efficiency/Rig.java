@@ -57,7 +57,7 @@ final class Rig {
      * clusters and agents that run elsewhere ({@link RemoteBrokers}); then the topics, the probes and the window runner.
      */
     void start(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
-        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingJarsException {
+        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingPartException {
         RunOptions o = ctx.options();
         BrokerAdmin admin = ctx.admin();
         if (o.clients != null) {
@@ -128,7 +128,7 @@ final class Rig {
 
     /** --clients: the one cluster, each client's agents, its topics and probes, and the window runner that takes turns between them. */
     private void startClients(RunContext ctx, Map<String, Map<String, String>> overrides, EfficiencyResults results, List<String> sameCpuCount)
-        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingJarsException {
+        throws LocalCluster.ClusterException, IOException, AgentFailure, BrokerAdmin.AdminException, ClientVariant.MissingPartException {
         RunOptions o = ctx.options();
         // The agents first: a client's missing jar fails the run before any broker starts.
         clientRig = ClientRig.launch(ctx, agentJvmOptions(sameCpuCount), results);

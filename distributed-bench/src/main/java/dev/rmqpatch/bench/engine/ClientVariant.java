@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.engine;
 
 import dev.rmqpatch.bench.workload.ClientMode;
+import dev.rmqpatch.cluster.Jdk8Home;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -20,11 +21,13 @@ import java.util.regex.Pattern;
  * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}), {@code wire} (no RocketMQ client code: the harness's own
  * wire client, {@code --client wire}'s frames encoded once and written and answered on one netty event loop, a
  * reference beside the RocketMQ clients). {@code patched-without-P7} (or {@code -without-P7+P8}, and
- * the same after {@code agent}) runs those patches switched off ({@code -Drmqpatch.disable} on the agent JVM); a final
- * {@code #N} names another copy of the same client (own agent JVMs): {@code stock,stock#2} is an A/A comparison.
+ * the same after {@code agent}) runs those patches switched off ({@code -Drmqpatch.disable} on the agent JVM); a suffix
+ * {@code @8} runs the client's agent JVMs on JDK 8 ({@code stock@8,patched@8}: the JDK most 4.9.0 applications run), as
+ * a broker {@link Variant}'s {@code @8} does its servers; a final {@code #N} names another copy of the same client (own
+ * agent JVMs): {@code stock,stock#2} is an A/A comparison.
  *
  * <p>Everything else of the agent JVMs (heap, GC, {@code -XX:ActiveProcessorCount}, the harness's own classes) is the
- * same for every client: {@link #jvmOptions} and {@link #classPathFirst} are the only differences.
+ * same for every client: {@link #jvmOptions}, {@link #classPathFirst} and {@link #javaHome} are the only differences.
  */
 public final class ClientVariant {
     /** What runs in the agent JVM. */
@@ -54,7 +57,8 @@ public final class ClientVariant {
         }
     }
 
-    private static final Pattern NAME = Pattern.compile("(stock|patched|agent|wire)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:#[0-9]+)?");
+    private static final Pattern NAME =
+        Pattern.compile("(stock|patched|agent|wire)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:@([0-9]+))?(?:#[0-9]+)?");
     /** The Java agent jar, relative to the repository root (java-agent's build output). */
     public static final String AGENT_JAR = "java-agent/target/rmqpatch-agent.jar";
     /** What builds the Java agent jar when it is missing (from the repository root). */
@@ -66,19 +70,21 @@ public final class ClientVariant {
     private final String name;
     private final Kind kind;
     private final List<String> disabled;
+    private final Integer jdk;
 
-    private ClientVariant(String name, Kind kind, List<String> disabled) {
+    private ClientVariant(String name, Kind kind, List<String> disabled, Integer jdk) {
         this.name = name;
         this.kind = kind;
         this.disabled = disabled;
+        this.jdk = jdk;
     }
 
     public static ClientVariant parse(String name) {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("client '" + name.trim() + "' is not stock, patched, agent, wire, patched-without-ID[+ID...] or "
-                + "agent-without-ID[+ID...], each optionally followed by #<N> for another copy of the same (e.g. patched-without-P7, "
-                + "stock#2)");
+                + "agent-without-ID[+ID...], each optionally followed by @<JDK> and by #<N> for another copy of the same (e.g. "
+                + "patched-without-P7, patched@8, stock#2)");
         }
         Kind kind = Kind.valueOf(m.group(1).toUpperCase(Locale.ROOT));
         List<String> disabled = m.group(2) == null ? List.of() : List.of(m.group(2).split("\\+"));
@@ -86,7 +92,8 @@ public final class ClientVariant {
             throw new IllegalArgumentException("client '" + name.trim() + "': the " + kind.label() + " client has no patches to switch "
                 + "off; patched-without-ID or agent-without-ID do");
         }
-        return new ClientVariant(name.trim(), kind, disabled);
+        Integer jdk = JdkSuffix.parse("client '" + name.trim() + "'", m.group(3));
+        return new ClientVariant(name.trim(), kind, disabled, jdk);
     }
 
     /** A comma-separated list (--clients): at least two, none twice. */
@@ -115,6 +122,20 @@ public final class ClientVariant {
 
     public Kind kind() {
         return kind;
+    }
+
+    /** The JDK feature version this client's agent JVMs run on ({@code @N}), or null: the harness's own. */
+    public Integer jdk() {
+        return jdk;
+    }
+
+    /** The home of the JDK this client's agent JVMs run on, or null: the harness's own; JDK 8 is fetched on first use. */
+    public Path javaHome() throws MissingPartException {
+        try {
+            return JdkSuffix.home(jdk);
+        } catch (Jdk8Home.Unavailable e) {
+            throw new MissingPartException("client " + name + " asks for JDK 8, and none can be had: " + e.getMessage());
+        }
     }
 
     /** Patch ids this client runs switched off (empty for all others). */
@@ -148,10 +169,10 @@ public final class ClientVariant {
     }
 
     /** The Java agent jar of the repository at {@code repoRoot}, or a failure saying how to build it. */
-    public static Path agentJar(Path repoRoot) throws MissingJarsException {
+    public static Path agentJar(Path repoRoot) throws MissingPartException {
         Path jar = repoRoot.resolve(AGENT_JAR).toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
-            throw new MissingJarsException("client agent needs the Java agent jar " + jar + ", which is missing; build it with: " + AGENT_BUILD
+            throw new MissingPartException("client agent needs the Java agent jar " + jar + ", which is missing; build it with: " + AGENT_BUILD
                 + " (in " + repoRoot + "), or let scripts/compare.sh build it");
         }
         return jar;
@@ -162,19 +183,19 @@ public final class ClientVariant {
      * rocketmq-client, -common, -remoting and -logging jars and the rmqpatch codec jar, or a failure saying how to build
      * them.
      */
-    public static List<Path> patchedJars(Path distDir, String version) throws MissingJarsException {
+    public static List<Path> patchedJars(Path distDir, String version) throws MissingPartException {
         Variant patched = Variant.parse(version + "-patched");
         Path lib = patched.dist(distDir).resolve("lib");
         String build = "build the patched distribution with: " + patched.buildHint() + " (or: mvn -B -q -pl codec,broker-patches -am "
             + "-DskipTests install), or let scripts/compare.sh build it";
         if (!Files.isDirectory(lib)) {
-            throw new MissingJarsException("client patched needs the patched RocketMQ jars in " + lib + ", which is missing; " + build);
+            throw new MissingPartException("client patched needs the patched RocketMQ jars in " + lib + ", which is missing; " + build);
         }
         List<Path> jars = new ArrayList<>();
         for (String artifact : CLIENT_ARTIFACTS) {
             Path jar = lib.resolve(artifact + "-" + version + ".jar");
             if (!Files.isRegularFile(jar)) {
-                throw new MissingJarsException("client patched needs " + jar + ", which is missing; " + build);
+                throw new MissingPartException("client patched needs " + jar + ", which is missing; " + build);
             }
             jars.add(jar);
         }
@@ -182,10 +203,10 @@ public final class ClientVariant {
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(lib, CODEC_PREFIX + "*.jar")) {
             dir.forEach(codec::add);
         } catch (IOException e) {
-            throw new MissingJarsException("cannot list " + lib + ": " + e.getMessage());
+            throw new MissingPartException("cannot list " + lib + ": " + e.getMessage());
         }
         if (codec.size() != 1) {
-            throw new MissingJarsException("client patched needs exactly one " + CODEC_PREFIX + "*.jar in " + lib + ", found " + codec + "; "
+            throw new MissingPartException("client patched needs exactly one " + CODEC_PREFIX + "*.jar in " + lib + ", found " + codec + "; "
                 + build);
         }
         jars.add(codec.get(0));
@@ -197,9 +218,9 @@ public final class ClientVariant {
         return name;
     }
 
-    /** A jar a client needs is not there; the message says how to build it. */
-    public static final class MissingJarsException extends Exception {
-        public MissingJarsException(String message) {
+    /** A part a client needs (its jars, its JDK) is not there; the message says how to build or get it. */
+    public static final class MissingPartException extends Exception {
+        public MissingPartException(String message) {
             super(message);
         }
     }

@@ -2,6 +2,7 @@ package dev.rmqpatch.bench.engine;
 
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.coordinator.AgentClient;
+import dev.rmqpatch.bench.coordinator.HelperJdk;
 import dev.rmqpatch.bench.coordinator.LocalAgents;
 import dev.rmqpatch.bench.coordinator.LocalJvm;
 import dev.rmqpatch.bench.profile.BrokerProfiling;
@@ -106,11 +107,12 @@ public final class RunContext {
     }
 
     /**
-     * Starts {@code count} more local agent JVMs (agent-{@code first} ...), their output under {@code dir}, with
-     * {@code classPathFirst} before the harness's class path; they are stopped at the end of the run. Returns the new ones.
+     * Starts {@code count} more local agent JVMs (agent-{@code first} ...), their output under {@code dir}, on {@code jdk},
+     * with {@code classPathFirst} before the harness's class path; they are stopped at the end of the run. Returns the new ones.
      */
-    public List<AgentClient> launchAgents(int count, int first, Path dir, List<String> jvmOptions, List<Path> classPathFirst) throws IOException {
-        List<AgentClient> started = LocalAgents.launch(count, first, dir, jvmOptions, classPathFirst);
+    public List<AgentClient> launchAgents(int count, int first, Path dir, HelperJdk jdk, List<String> jvmOptions, List<Path> classPathFirst)
+        throws IOException {
+        List<AgentClient> started = LocalAgents.launch(count, first, dir, jdk, jvmOptions, classPathFirst);
         agents.addAll(started);
         return started;
     }

@@ -27,9 +27,6 @@ public final class Variant {
     private static final Pattern NAME =
         Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
 
-    /** The JDK feature version the harness runs on: {@code @N} of it means "this JDK". */
-    private static final int HARNESS_JDK = Runtime.version().feature();
-
     private final String name;
     private final String version;
     private final boolean patched;
@@ -56,11 +53,7 @@ public final class Variant {
         String suffix = m.group(2);
         boolean patched = suffix != null && suffix.startsWith("-patched");
         List<String> disabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
-        Integer jdk = m.group(4) == null ? null : Integer.valueOf(m.group(4));
-        if (jdk != null && jdk != 8 && jdk != HARNESS_JDK) {
-            throw new IllegalArgumentException("variant '" + name + "': JDK " + jdk + " is not known here; @8 (scripts/jdk8.sh) and @"
-                + HARNESS_JDK + " (the harness's own JDK) are");
-        }
+        Integer jdk = JdkSuffix.parse("variant '" + name + "'", m.group(4));
         return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, disabled, jdk);
     }
 
@@ -74,14 +67,8 @@ public final class Variant {
      * {@link Jdk8Home} (which fetches it on first use).
      */
     public Path javaHome() throws LocalCluster.ClusterException {
-        if (jdk == null) {
-            return null;
-        }
-        if (jdk == HARNESS_JDK) {
-            return Path.of(System.getProperty("java.home"));
-        }
         try {
-            return Jdk8Home.find();
+            return JdkSuffix.home(jdk);
         } catch (Jdk8Home.Unavailable e) {
             throw new LocalCluster.ClusterException(name + " asks for JDK 8, and none can be had: " + e.getMessage(), e);
         }

@@ -33,8 +33,12 @@ class ClientVariantTest {
         assertEquals(dev.rmqpatch.bench.workload.ClientMode.ROCKETMQ, patched.mode());
         assertEquals(List.of(), wire.jvmOptions(dir.resolve("rmqpatch-agent.jar")), "the harness's own JVM options only");
         assertEquals(List.of(), wire.classPathFirst(List.of(dir.resolve("rocketmq-client-4.9.0.jar"))));
-        for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@8", "4.9.0-patched", "stock-without-P1",
-            "wire-without-P7", "")) {
+        ClientVariant onJdk8 = ClientVariant.parse("patched-without-P26@8#2");
+        assertEquals(8, onJdk8.jdk());
+        assertEquals(List.of("P26"), onJdk8.disabledPatches());
+        assertEquals(null, stock.jdk(), "no suffix: the harness's JDK");
+        for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@", "stock@11", "stock#2@8", "4.9.0-patched",
+            "stock-without-P1", "wire-without-P7", "")) {
             assertThrows(IllegalArgumentException.class, () -> ClientVariant.parse(bad), bad);
         }
     }
@@ -57,14 +61,16 @@ class ClientVariantTest {
     @Test
     void agentCommandLinesDifferOnlyInTheClientsOwnPart() {
         List<String> same = List.of("-Xms512m", "-Xmx512m", "-XX:ActiveProcessorCount=2");
-        List<String> args = List.of("agent", "--name", "agent-1");
+        List<String> args = List.of("--name", "agent-1");
+        String main = "dev.rmqpatch.bench.agent.AgentMain";
+        dev.rmqpatch.bench.coordinator.HelperJdk harness = dev.rmqpatch.bench.coordinator.HelperJdk.harness();
         Path agentJar = dir.resolve("rmqpatch-agent.jar");
         List<Path> jars = List.of(dir.resolve("rocketmq-client-4.9.0.jar"), dir.resolve("rmqpatch-codec-1.jar"));
-        List<String> stock = dev.rmqpatch.bench.coordinator.LocalJvm.command(same, List.of(), args);
+        List<String> stock = dev.rmqpatch.bench.coordinator.LocalJvm.command(harness, same, List.of(), main, args);
         ClientVariant patched = ClientVariant.parse("patched-without-P26");
         List<String> withOwn = new java.util.ArrayList<>(same);
         withOwn.addAll(patched.jvmOptions(agentJar));
-        List<String> p = dev.rmqpatch.bench.coordinator.LocalJvm.command(withOwn, patched.classPathFirst(jars), args);
+        List<String> p = dev.rmqpatch.bench.coordinator.LocalJvm.command(harness, withOwn, patched.classPathFirst(jars), main, args);
         int cp = stock.indexOf("-cp");
         assertEquals(stock.subList(0, cp), p.subList(0, cp), "the same java and options before the client's own");
         assertEquals(List.of("-Drmqpatch.disable=P26"), p.subList(cp, p.indexOf("-cp")));
@@ -72,6 +78,14 @@ class ClientVariantTest {
         assertTrue(patchedPath.startsWith(jars.get(0) + java.io.File.pathSeparator + jars.get(1) + java.io.File.pathSeparator), patchedPath);
         assertTrue(patchedPath.endsWith(stock.get(cp + 1)), "then the harness's own class path, stock client included");
         assertEquals(stock.subList(cp + 2, stock.size()), p.subList(p.indexOf("-cp") + 2, p.size()));
+
+        // On JDK 8 (@8): that JDK's java, and no module options, which JDK 8 would refuse to start with.
+        Path jdk8 = dir.resolve("jdk8");
+        List<String> old = dev.rmqpatch.bench.coordinator.LocalJvm.command(dev.rmqpatch.bench.coordinator.HelperJdk.at(jdk8), same, List.of(),
+            main, args);
+        assertEquals(jdk8.resolve("bin").resolve("java").toString(), old.get(0));
+        assertTrue(stock.contains("--add-opens") && !old.contains("--add-opens"), old.toString());
+        assertEquals(stock.subList(stock.indexOf("-Djava.awt.headless=true"), stock.size()), old.subList(1, old.size()));
     }
 
     @Test
@@ -83,13 +97,13 @@ class ClientVariantTest {
 
     @Test
     void patchedJarsComeFromThePatchedDistributionOrSayHowToBuildThem() throws Exception {
-        String missing = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
+        String missing = assertThrows(ClientVariant.MissingPartException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
         assertTrue(missing.contains("rocketmq-4.9.0-patched") && missing.contains("scripts/build.sh --rocketmq-version 4.9.0"), missing);
         Path lib = Files.createDirectories(dir.resolve("rocketmq-4.9.0-patched/lib"));
         for (String a : List.of("rocketmq-client", "rocketmq-common", "rocketmq-remoting", "rocketmq-logging", "rocketmq-broker")) {
             Files.createFile(lib.resolve(a + "-4.9.0.jar"));
         }
-        String noCodec = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
+        String noCodec = assertThrows(ClientVariant.MissingPartException.class, () -> ClientVariant.patchedJars(dir, "4.9.0")).getMessage();
         assertTrue(noCodec.contains("rmqpatch-codec-"), noCodec);
         Files.createFile(lib.resolve("rmqpatch-codec-0.1.0-SNAPSHOT.jar"));
         assertEquals(List.of(lib.resolve("rocketmq-client-4.9.0.jar"), lib.resolve("rocketmq-common-4.9.0.jar"),
@@ -99,7 +113,7 @@ class ClientVariantTest {
 
     @Test
     void aMissingAgentJarSaysHowToBuildIt() throws Exception {
-        String missing = assertThrows(ClientVariant.MissingJarsException.class, () -> ClientVariant.agentJar(dir)).getMessage();
+        String missing = assertThrows(ClientVariant.MissingPartException.class, () -> ClientVariant.agentJar(dir)).getMessage();
         assertTrue(missing.contains(ClientVariant.AGENT_BUILD), missing);
         Path jar = dir.resolve(ClientVariant.AGENT_JAR);
         Files.createDirectories(jar.getParent());

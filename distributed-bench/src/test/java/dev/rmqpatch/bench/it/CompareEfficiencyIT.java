@@ -319,6 +319,55 @@ class CompareEfficiencyIT {
         assertNothingLeft(out);
     }
 
+    /**
+     * --clients stock@8,patched@8, producer and consumer side: each client's agent JVMs run on JDK 8 (its java, no module
+     * options) and report it, the patched one with the rewritten classes; on the consumer side the stock producers that
+     * feed them stay on the harness's JDK. Skipped outside CI where no JDK 8 can be had; in CI it must run.
+     */
+    @Test
+    void clientsRunOnJdk8() throws Exception {
+        Path jdk8 = Jdk8Home.forTests();
+        org.junit.jupiter.api.Assumptions.assumeTrue(jdk8 != null, "no JDK 8 here: " + Jdk8Home.failure());
+        Dists.stock();
+        Dists.patched();
+        for (String side : List.of("producer", "consumer")) {
+            Path out = dir.resolve("clients-jdk8-" + side);
+            String printed = run(List.of("--efficiency", "--clients", "stock@8,patched@8", "--client-side", side, "--pairs", "2", "--window", "1",
+                "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+                dir.resolve("clients-jdk8-" + side + ".log"));
+            JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+            assertEquals("ok", r.get("status").getAsString(), printed);
+            assertEquals(side, r.getAsJsonObject("clients").get("side").getAsString());
+            for (JsonElement e : r.getAsJsonArray("variants")) {
+                JsonObject v = e.getAsJsonObject();
+                JsonObject client = v.getAsJsonObject("client");
+                assertTrue(client.get("javaVersion").getAsString().startsWith("1.8."), client.toString());
+                List<String> command = new ArrayList<>();
+                client.getAsJsonArray("commandLines").get(0).getAsJsonArray().forEach(x -> command.add(x.getAsString()));
+                assertEquals(jdk8.resolve("bin/java").toString(), command.get(0));
+                assertTrue(!command.contains("--add-opens"), command.toString());
+                assertTrue(v.getAsJsonObject("clientCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+                int bridges = -1;
+                for (JsonElement c : client.getAsJsonArray("loadedClasses")) {
+                    if (c.getAsJsonObject().get("name").getAsString().endsWith(".RemotingCommand")) {
+                        bridges = c.getAsJsonObject().get("rmqpatchMethods").getAsInt();
+                    }
+                }
+                assertEquals(v.get("name").getAsString().startsWith("patched"), bridges > 0, client.toString());
+            }
+            if (side.equals("consumer")) {
+                List<List<String>> load = new ArrayList<>();
+                r.getAsJsonObject("clients").getAsJsonArray("loadAgentCommandLines").forEach(l -> {
+                    List<String> one = new ArrayList<>();
+                    l.getAsJsonArray().forEach(x -> one.add(x.getAsString()));
+                    load.add(one);
+                });
+                assertTrue(!load.isEmpty() && load.get(0).contains("--add-opens"), "the stock producers stay on the harness's JDK: " + load);
+            }
+            assertNothingLeft(out);
+        }
+    }
+
     @Test
     void runsGiveARatioAcrossRunsWithEachRunsOwnResults() throws Exception {
         Dists.stock();
