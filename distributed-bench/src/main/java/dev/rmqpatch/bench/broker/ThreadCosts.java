@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * What a broker (or client) JVM's threads cost per stored message between two {@link ThreadSnapshot}s, by thread group (which
  * part of the broker a thread belongs to, from its name), plus the whole JVM's context switches per message: how many
- * times per message a thread went to sleep (voluntary: a hand-off or a wait) or was preempted (involuntary).
+ * times per message a thread went to sleep (voluntary: a hand-off or a wait) or was preempted (involuntary), and its read
+ * and write system calls per message (a netty IO thread's reads per message say how many requests one socket read
+ * brought in: 0.5 is two at a time).
  */
 public final class ThreadCosts {
     /** The groups, in table order; a thread whose name matches none is "other" (older JDK 8 builds name almost every thread "java"). */
@@ -19,6 +21,9 @@ public final class ThreadCosts {
         public double cpuUsPerMsg;
         public double voluntarySwitchesPerMsg;
         public double involuntarySwitchesPerMsg;
+        /** Read and write system calls per message; null where a thread of the group had no io file. */
+        public Double readCallsPerMsg;
+        public Double writeCallsPerMsg;
         /** Threads of the group seen at the window's end. */
         public int threads;
     }
@@ -27,6 +32,9 @@ public final class ThreadCosts {
     public Double contextSwitchesPerMsg;
     public Double voluntarySwitchesPerMsg;
     public Double involuntarySwitchesPerMsg;
+    /** All threads: read and write system calls per message; null where a thread had no io file. */
+    public Double readCallsPerMsg;
+    public Double writeCallsPerMsg;
     /**
      * The thread that used the most CPU over the interval, and how much (cores: 1.0 is one CPU all the time): a single
      * selector or executor thread near 1.0 is the broker's bottleneck on any number of cores.
@@ -43,7 +51,7 @@ public final class ThreadCosts {
         }
         Map<String, long[]> sums = new LinkedHashMap<>();
         for (String g : GROUPS) {
-            sums.put(g, new long[4]);
+            sums.put(g, new long[6]);
         }
         long busiest = -1;
         String busiestName = null;
@@ -63,6 +71,8 @@ public final class ThreadCosts {
             s[1] += now.voluntarySwitches - (before == null ? 0 : before.voluntarySwitches);
             s[2] += now.involuntarySwitches - (before == null ? 0 : before.involuntarySwitches);
             s[3]++;
+            s[4] = add(s[4], now.readCalls, before == null ? 0 : before.readCalls);
+            s[5] = add(s[5], now.writeCalls, before == null ? 0 : before.writeCalls);
         }
         ThreadCosts c = new ThreadCosts();
         long wall = end.nanos - start.nanos;
@@ -72,10 +82,14 @@ public final class ThreadCosts {
         }
         long voluntary = 0;
         long involuntary = 0;
+        long reads = 0;
+        long writes = 0;
         for (Map.Entry<String, long[]> e : sums.entrySet()) {
             long[] s = e.getValue();
             voluntary += s[1];
             involuntary += s[2];
+            reads = s[3] == 0 ? reads : add(reads, s[4], 0);
+            writes = s[3] == 0 ? writes : add(writes, s[5], 0);
             if (s[3] == 0) {
                 continue;
             }
@@ -83,13 +97,26 @@ public final class ThreadCosts {
             g.cpuUsPerMsg = s[0] / 1000.0 / messages;
             g.voluntarySwitchesPerMsg = (double) s[1] / messages;
             g.involuntarySwitchesPerMsg = (double) s[2] / messages;
+            g.readCallsPerMsg = perMessage(s[4], messages);
+            g.writeCallsPerMsg = perMessage(s[5], messages);
             g.threads = (int) s[3];
             c.groups.put(e.getKey(), g);
         }
         c.voluntarySwitchesPerMsg = (double) voluntary / messages;
         c.involuntarySwitchesPerMsg = (double) involuntary / messages;
         c.contextSwitchesPerMsg = (double) (voluntary + involuntary) / messages;
+        c.readCallsPerMsg = perMessage(reads, messages);
+        c.writeCallsPerMsg = perMessage(writes, messages);
         return c;
+    }
+
+    /** A running sum of counter differences that stays -1 (unknown) once any counter is unknown. */
+    private static long add(long sum, long now, long before) {
+        return sum < 0 || now < 0 || before < 0 ? -1 : sum + now - before;
+    }
+
+    private static Double perMessage(long count, long messages) {
+        return count < 0 ? null : (double) count / messages;
     }
 
     /**

@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every thread of a local process at one instant, from /proc/PID/task/TID/{stat,status} (Linux): its name (the
+ * Every thread of a local process at one instant, from /proc/PID/task/TID/{stat,status,io} (Linux): its name (the
  * kernel's 15-character copy, which JDK 9+ and recent JDK 8 builds set from the Java thread name; older ones leave most threads named "java"),
- * its user + system CPU and its voluntary and involuntary context switches so far. Reading /proc costs the process
- * nothing.
+ * its user + system CPU, its voluntary and involuntary context switches and its read and write system calls so far
+ * (syscr, syscw: read, readv, recvfrom ... and write, writev, sendto ..., sockets, pipes and files alike; -1 where the
+ * kernel keeps no io file). Reading /proc costs the process nothing.
  */
 public final class ThreadSnapshot {
 
@@ -25,12 +26,17 @@ public final class ThreadSnapshot {
         public final long cpuNanos;
         public final long voluntarySwitches;
         public final long involuntarySwitches;
+        /** Read and write system calls so far, or -1: no io file for the thread. */
+        public final long readCalls;
+        public final long writeCalls;
 
-        Task(String name, long cpuNanos, long voluntarySwitches, long involuntarySwitches) {
+        Task(String name, long cpuNanos, long voluntarySwitches, long involuntarySwitches, long readCalls, long writeCalls) {
             this.name = name;
             this.cpuNanos = cpuNanos;
             this.voluntarySwitches = voluntarySwitches;
             this.involuntarySwitches = involuntarySwitches;
+            this.readCalls = readCalls;
+            this.writeCalls = writeCalls;
         }
     }
 
@@ -53,7 +59,7 @@ public final class ThreadSnapshot {
                 try {
                     String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
                     String status = Files.readString(task.resolve("status"), StandardCharsets.US_ASCII);
-                    tasks.put(Long.parseLong(task.getFileName().toString()), parse(stat, status));
+                    tasks.put(Long.parseLong(task.getFileName().toString()), parse(stat, status, io(task)));
                 } catch (NoSuchFileException ended) {
                     // The thread ended while the folder was read.
                 }
@@ -85,8 +91,25 @@ public final class ThreadSnapshot {
         return any ? new ThreadSnapshot(tasks, nanos) : null;
     }
 
-    /** A task from its stat line (name in parentheses, CPU ticks) and its status file (the two switch counters). */
-    static Task parse(String statLine, String status) {
+    /** The thread's io file, or null where the kernel keeps none (no task I/O accounting) or it cannot be read. */
+    private static String io(Path task) throws NoSuchFileException {
+        try {
+            return Files.readString(task.resolve("io"), StandardCharsets.US_ASCII);
+        } catch (NoSuchFileException ended) {
+            if (Files.exists(task)) {
+                return null;
+            }
+            throw ended;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A task from its stat line (name in parentheses, CPU ticks), its status file (the two switch counters) and its io
+     * file (the two system call counters; null: unknown).
+     */
+    static Task parse(String statLine, String status, String io) {
         int open = statLine.indexOf('(');
         int close = statLine.lastIndexOf(')');
         if (open < 0 || close < open) {
@@ -94,7 +117,8 @@ public final class ThreadSnapshot {
         }
         String name = statLine.substring(open + 1, close);
         long cpu = ProcStat.ticksToNanos(ProcStat.parseProcessCpuTicks(statLine));
-        return new Task(name, cpu, field(status, "voluntary_ctxt_switches:"), field(status, "nonvoluntary_ctxt_switches:"));
+        return new Task(name, cpu, field(status, "voluntary_ctxt_switches:"), field(status, "nonvoluntary_ctxt_switches:"),
+            io == null ? -1 : field(io, "syscr:"), io == null ? -1 : field(io, "syscw:"));
     }
 
     private static long field(String status, String key) {

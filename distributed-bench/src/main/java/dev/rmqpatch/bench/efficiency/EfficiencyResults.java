@@ -165,15 +165,21 @@ public final class EfficiencyResults {
 
     /**
      * A JVM's threads per message over a variant's interval windows (median, min, max of the windows' figures): all
-     * context switches, voluntary (a thread going to sleep: a hand-off or a wait) and involuntary (preempted), and by
-     * thread group (ThreadCosts.GROUPS, from the thread names: on older JDK 8 builds nearly every thread is "other").
+     * context switches, voluntary (a thread going to sleep: a hand-off or a wait) and involuntary (preempted), read and
+     * write system calls (/proc/PID/task/TID/io; absent where the kernel keeps none), and by thread group
+     * (ThreadCosts.GROUPS, from the thread names: on older JDK 8 builds nearly every thread is "other").
      */
     public static final class ThreadFigures {
         public WindowStats contextSwitchesPerMsg;
         public WindowStats voluntarySwitchesPerMsg;
         public WindowStats involuntarySwitchesPerMsg;
+        public WindowStats readCallsPerMsg;
+        public WindowStats writeCallsPerMsg;
         public Map<String, WindowStats> groupCpuUsPerMsg = new LinkedHashMap<>();
         public Map<String, WindowStats> groupSwitchesPerMsg = new LinkedHashMap<>();
+        /** A netty-io group's reads per message: requests (broker) or responses (client) per socket read, inverted. */
+        public Map<String, WindowStats> groupReadCallsPerMsg = new LinkedHashMap<>();
+        public Map<String, WindowStats> groupWriteCallsPerMsg = new LinkedHashMap<>();
     }
 
     /** What was pinned and why. */

@@ -264,6 +264,8 @@ public final class EfficiencySummary {
         t.contextSwitchesPerMsg = stats(with, w -> of.apply(w).contextSwitchesPerMsg);
         t.voluntarySwitchesPerMsg = stats(with, w -> of.apply(w).voluntarySwitchesPerMsg);
         t.involuntarySwitchesPerMsg = stats(with, w -> of.apply(w).involuntarySwitchesPerMsg);
+        t.readCallsPerMsg = stats(with, w -> of.apply(w).readCallsPerMsg);
+        t.writeCallsPerMsg = stats(with, w -> of.apply(w).writeCallsPerMsg);
         for (String g : ThreadCosts.GROUPS) {
             EfficiencyResults.WindowStats cpu = stats(with, w -> {
                 ThreadCosts.Group x = of.apply(w).groups.get(g);
@@ -275,6 +277,17 @@ public final class EfficiencySummary {
                     ThreadCosts.Group x = of.apply(w).groups.get(g);
                     return x == null ? null : x.voluntarySwitchesPerMsg + x.involuntarySwitchesPerMsg;
                 }));
+                EfficiencyResults.WindowStats reads = stats(with, w -> {
+                    ThreadCosts.Group x = of.apply(w).groups.get(g);
+                    return x == null ? null : x.readCallsPerMsg;
+                });
+                if (reads.windows > 0) {
+                    t.groupReadCallsPerMsg.put(g, reads);
+                    t.groupWriteCallsPerMsg.put(g, stats(with, w -> {
+                        ThreadCosts.Group x = of.apply(w).groups.get(g);
+                        return x == null ? null : x.writeCallsPerMsg;
+                    }));
+                }
             }
         }
         return t;

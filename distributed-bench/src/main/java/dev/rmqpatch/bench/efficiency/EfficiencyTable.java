@@ -159,7 +159,7 @@ public final class EfficiencyTable {
             }
         }
         List<String[]> rows = new ArrayList<>();
-        List<String> header = new ArrayList<>(List.of("JVM", "cs/msg", "voluntary", "involuntary"));
+        List<String> header = new ArrayList<>(List.of("JVM", "cs/msg", "voluntary", "involuntary", "io reads", "io writes"));
         for (String g : groups) {
             header.add(g + " us");
         }
@@ -173,7 +173,8 @@ public final class EfficiencyTable {
             return "";
         }
         return "\nthreads per message " + (r.clients == null ? "stored" : "stored (client: per message it handled)") + " (medians over the interval's windows, from /proc/PID/task): context switches, "
-            + "and CPU us by thread group (from the thread names; older JDK 8 builds leave most threads unnamed: \"other\")\n" + Table.render(rows);
+            + "the netty IO threads' read and write system calls (io reads 0.5: two messages per socket read), and CPU us by thread group "
+            + "(from the thread names; older JDK 8 builds leave most threads unnamed: \"other\")\n" + Table.render(rows);
     }
 
     private static void addThreadRow(List<String[]> rows, String jvm, EfficiencyResults.ThreadFigures t, List<String> groups) {
@@ -181,12 +182,17 @@ public final class EfficiencyTable {
             return;
         }
         List<String> row = new ArrayList<>(List.of(jvm, Format.num(t.contextSwitchesPerMsg.median, 2),
-            Format.num(t.voluntarySwitchesPerMsg.median, 2), Format.num(t.involuntarySwitchesPerMsg.median, 2)));
+            Format.num(t.voluntarySwitchesPerMsg.median, 2), Format.num(t.involuntarySwitchesPerMsg.median, 2),
+            callsOf(t.groupReadCallsPerMsg.get("netty-io")), callsOf(t.groupWriteCallsPerMsg.get("netty-io"))));
         for (String g : groups) {
             EfficiencyResults.WindowStats c = t.groupCpuUsPerMsg.get(g);
             row.add(c == null ? "-" : Format.num(c.median, 1));
         }
         rows.add(row.toArray(new String[0]));
+    }
+
+    private static String callsOf(EfficiencyResults.WindowStats calls) {
+        return calls == null || calls.median == null ? "-" : Format.num(calls.median, 2);
     }
 
     private static String headlinePlacement(EfficiencyResults r) {

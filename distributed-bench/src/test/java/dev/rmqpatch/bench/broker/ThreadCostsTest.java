@@ -14,16 +14,26 @@ class ThreadCostsTest {
 
     private static final String STATUS = "Name:\tx\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t%d\n";
 
+    private static final String IO = "rchar: 1\nwchar: 2\nsyscr: %d\nsyscw: %d\nread_bytes: 0\nwrite_bytes: 0\n";
+
     private static ThreadSnapshot.Task task(String name, long ticks, long voluntary, long involuntary) {
+        return task(name, ticks, voluntary, involuntary, voluntary * 2, voluntary * 3);
+    }
+
+    private static ThreadSnapshot.Task task(String name, long ticks, long voluntary, long involuntary, long reads, long writes) {
         String stat = "1 (" + name + ") S 1 1 1 0 -1 0 0 0 0 0 " + ticks + " 0 0 0 20 0 1 0 100 0 0";
-        return ThreadSnapshot.parse(stat, String.format(STATUS, voluntary, involuntary));
+        return ThreadSnapshot.parse(stat, String.format(STATUS, voluntary, involuntary), reads < 0 ? null : String.format(IO, reads, writes));
     }
 
     @Test
     void aTaskIsReadFromItsStatLineAndStatusFile() {
         ThreadSnapshot.Task t = ThreadSnapshot.parse("77 (Netty (x) y) S 1 1 1 0 -1 0 0 0 0 0 30 12 0 0 20 0 1 0 100 0 0",
-            String.format(STATUS, 5, 2));
+            String.format(STATUS, 5, 2), String.format(IO, 7, 3));
         assertEquals("Netty (x) y", t.name);
+        assertEquals(7, t.readCalls);
+        assertEquals(3, t.writeCalls);
+        assertEquals(-1, ThreadSnapshot.parse("77 (x) S 1 1 1 0 -1 0 0 0 0 0 30 12 0 0 20 0 1 0 100 0 0", String.format(STATUS, 5, 2), null)
+            .readCalls, "no io file: unknown");
         assertEquals(ProcStat.ticksToNanos(42), t.cpuNanos);
         assertEquals(5, t.voluntarySwitches);
         assertEquals(2, t.involuntarySwitches);
@@ -57,8 +67,25 @@ class ThreadCostsTest {
         assertEquals(voluntary / 100.0, c.voluntarySwitchesPerMsg, 1e-9);
         assertEquals(involuntary / 100.0, c.involuntarySwitchesPerMsg, 1e-9);
         assertEquals((voluntary + involuntary) / 100.0, c.contextSwitchesPerMsg, 1e-9);
+        // The helper's threads made 2 reads and 3 writes per voluntary switch: the same ratios per message.
+        assertEquals(2 * voluntary / 100.0, c.readCallsPerMsg, 1e-9);
+        assertEquals(3 * voluntary / 100.0, c.writeCallsPerMsg, 1e-9);
+        assertEquals(20.0, c.groups.get("netty-io").readCallsPerMsg, 1e-9);
+        assertEquals(30.0, c.groups.get("netty-io").writeCallsPerMsg, 1e-9);
         assertEquals("NettyServerNIOS", c.busiestThread, "200 ticks over the second");
         assertEquals(ProcStat.ticksToNanos(200) / 1e9, c.busiestThreadCores, 1e-9);
+    }
+
+    @Test
+    void systemCallsAreUnknownWhereAThreadHadNoIoFile() {
+        Map<Long, ThreadSnapshot.Task> a = Map.of(1L, task("NettyServerNIOS", 1, 1, 1, 10, 10), 2L, task("SendMessageThre", 1, 1, 1, -1, -1));
+        Map<Long, ThreadSnapshot.Task> b = Map.of(1L, task("NettyServerNIOS", 2, 2, 2, 60, 30), 2L, task("SendMessageThre", 2, 2, 2, -1, -1));
+        ThreadCosts c = ThreadCosts.between(new ThreadSnapshot(a, 0), new ThreadSnapshot(b, 1), 100L);
+        assertEquals(0.5, c.groups.get("netty-io").readCallsPerMsg, 1e-9);
+        assertEquals(0.2, c.groups.get("netty-io").writeCallsPerMsg, 1e-9);
+        assertNull(c.groups.get("send").readCallsPerMsg);
+        assertNull(c.readCallsPerMsg, "the JVM's total is unknown when one thread's is");
+        assertNull(c.writeCallsPerMsg);
     }
 
     @Test

@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * {@code -Drmqpatch.updateKeys=true} rewrites the sample, keeping those marks (commit it).
  */
 final class ResultKeys {
-    static final Set<String> MAPS = Set.of("jars", "areas", "errorsByKind", "groups", "groupCpuUsPerMsg", "groupSwitchesPerMsg");
+    static final Set<String> MAPS = Set.of("jars", "areas", "errorsByKind", "groups", "groupCpuUsPerMsg", "groupSwitchesPerMsg",
+        "groupReadCallsPerMsg", "groupWriteCallsPerMsg");
 
     private ResultKeys() {
     }
