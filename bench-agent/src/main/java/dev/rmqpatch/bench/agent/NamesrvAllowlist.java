@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.agent;
 
+import dev.rmqpatch.bench.lang.Jdk8;
 import dev.rmqpatch.bench.protocol.PrepareRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -90,7 +91,7 @@ public final class NamesrvAllowlist {
             return out;
         }
         for (String part : list.split("[;,]")) {
-            String t = part.trim();
+            String t = Jdk8.strip(part);
             if (!t.isEmpty()) {
                 out.add(t);
             }

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.auth;
 
+import dev.rmqpatch.bench.lang.Jdk8;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ public final class AgentToken {
 
     /** Checks a token's text: printable ASCII without spaces (it travels in an HTTP header), at least 32 characters. */
     public static AgentToken of(String text) {
-        String t = text == null ? "" : text.trim();
+        String t = text == null ? "" : Jdk8.strip(text);
         if (t.length() < MIN_LENGTH) {
             throw new IllegalArgumentException("an agent token needs at least " + MIN_LENGTH + " characters, this one has " + t.length());
         }

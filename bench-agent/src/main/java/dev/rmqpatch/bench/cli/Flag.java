@@ -58,7 +58,7 @@ public final class Flag<T> {
         return new Flag<>(name, valueName, help, (n, raw) -> {
             int parsed;
             try {
-                parsed = Integer.parseInt(raw.trim());
+                parsed = Integer.parseInt(Jdk8.strip(raw));
             } catch (NumberFormatException e) {
                 throw new UsageException(n + " needs a whole number, not '" + raw + "'");
             }
@@ -74,7 +74,7 @@ public final class Flag<T> {
         return new Flag<>(name, valueName, help, (n, raw) -> {
             double parsed;
             try {
-                parsed = Double.parseDouble(raw.trim());
+                parsed = Double.parseDouble(Jdk8.strip(raw));
             } catch (NumberFormatException e) {
                 throw new UsageException(n + " needs a number, not '" + raw + "'");
             }
@@ -94,7 +94,7 @@ public final class Flag<T> {
     public static Flag<Long> pid(String name, String help) {
         return new Flag<>(name, "PID", help, (n, raw) -> {
             try {
-                return Long.parseLong(raw.trim());
+                return Long.parseLong(Jdk8.strip(raw));
             } catch (NumberFormatException e) {
                 throw new UsageException(n + " needs a process id, not '" + raw + "'");
             }

@@ -93,7 +93,7 @@ public final class HarnessFlags {
         Map<String, String> all = new LinkedHashMap<>();
         for (String kv : a.all(SET)) {
             int eq = kv.indexOf('=');
-            all.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            all.put(Jdk8.strip(kv.substring(0, eq)), Jdk8.strip(kv.substring(eq + 1)));
         }
         return all;
     }

@@ -149,8 +149,8 @@ public final class WorkloadParser {
                     String zero = truncated != 0 ? "" : field.equals("producerRate") ? ", the rate search"
                         : field.equals("consumerBacklogSizeGB") ? ", no backlog"
                         : field.equals("testDurationMinutes") ? ", which runs until stopped" : ", no warm-up";
-                    w = w.withNote(field, field + " " + fields.get(field).trim() + " is not a whole number: OMB's field is an integer, "
-                        + "so OMB would read " + truncated + zero + "; runs with " + fields.get(field).trim() + " here");
+                    w = w.withNote(field, field + " " + Jdk8.strip(fields.get(field)) + " is not a whole number: OMB's field is an integer, "
+                        + "so OMB would read " + truncated + zero + "; runs with " + Jdk8.strip(fields.get(field)) + " here");
                 }
             }
         }
@@ -201,7 +201,7 @@ public final class WorkloadParser {
 
     private static double doubleValue(String key, String v) {
         try {
-            return Double.parseDouble(v.trim().replace("_", ""));
+            return Double.parseDouble(Jdk8.strip(v).replace("_", ""));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a number, not '" + v + "'");
         }

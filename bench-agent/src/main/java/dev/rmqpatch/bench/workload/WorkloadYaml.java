@@ -87,7 +87,7 @@ final class WorkloadYaml {
             String problem = e.getProblem() == null ? e.getMessage() : e.getProblem();
             String where = e.getProblemMark() == null ? "" : "line " + (e.getProblemMark().getLine() + 1) + ": ";
             if (problem.startsWith("Global tag is not allowed: ")) {
-                problem = refusedTag(new Tag(problem.substring("Global tag is not allowed: ".length()).trim()));
+                problem = refusedTag(new Tag(Jdk8.strip(problem.substring("Global tag is not allowed: ".length()))));
             } else if (e.getContext() != null) {
                 problem = e.getContext() + ", " + problem;
             }
