@@ -267,30 +267,27 @@ public final class EfficiencySummary {
         t.readCallsPerMsg = stats(with, w -> of.apply(w).readCallsPerMsg);
         t.writeCallsPerMsg = stats(with, w -> of.apply(w).writeCallsPerMsg);
         for (String g : ThreadCosts.GROUPS) {
-            EfficiencyResults.WindowStats cpu = stats(with, w -> {
-                ThreadCosts.Group x = of.apply(w).groups.get(g);
-                return x == null ? null : x.cpuUsPerMsg;
-            });
+            EfficiencyResults.WindowStats cpu = groupStats(with, of, g, x -> x.cpuUsPerMsg);
             if (cpu.windows > 0) {
                 t.groupCpuUsPerMsg.put(g, cpu);
-                t.groupSwitchesPerMsg.put(g, stats(with, w -> {
-                    ThreadCosts.Group x = of.apply(w).groups.get(g);
-                    return x == null ? null : x.voluntarySwitchesPerMsg + x.involuntarySwitchesPerMsg;
-                }));
-                EfficiencyResults.WindowStats reads = stats(with, w -> {
-                    ThreadCosts.Group x = of.apply(w).groups.get(g);
-                    return x == null ? null : x.readCallsPerMsg;
-                });
+                t.groupSwitchesPerMsg.put(g, groupStats(with, of, g, x -> x.voluntarySwitchesPerMsg + x.involuntarySwitchesPerMsg));
+                EfficiencyResults.WindowStats reads = groupStats(with, of, g, x -> x.readCallsPerMsg);
                 if (reads.windows > 0) {
                     t.groupReadCallsPerMsg.put(g, reads);
-                    t.groupWriteCallsPerMsg.put(g, stats(with, w -> {
-                        ThreadCosts.Group x = of.apply(w).groups.get(g);
-                        return x == null ? null : x.writeCallsPerMsg;
-                    }));
+                    t.groupWriteCallsPerMsg.put(g, groupStats(with, of, g, x -> x.writeCallsPerMsg));
                 }
             }
         }
         return t;
+    }
+
+    /** One figure of thread group {@code g} over the windows (a window without the group has none). */
+    private static EfficiencyResults.WindowStats groupStats(List<Window> with, Function<Window, ThreadCosts> of, String g,
+                                                            Function<ThreadCosts.Group, Double> figure) {
+        return stats(with, w -> {
+            ThreadCosts.Group x = of.apply(w).groups.get(g);
+            return x == null ? null : figure.apply(x);
+        });
     }
 
     private static void relate(EfficiencyResults.CpuFigure f, List<Double> ratios) {
