@@ -13,8 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Starts a helper JVM (agent or sink) with this JVM's java and class path, and waits for the line on which it prints
- * the port it bound (they listen on port 0, so concurrent runs never collide).
+ * Starts a helper JVM (agent or sink) with this JVM's class path, on this JVM's java or (a client comparison's
+ * {@code @8} agents) a JDK 8's ({@link HelperJdk}), and waits for the line on which it prints the port it bound (they
+ * listen on port 0, so concurrent runs never collide).
  */
 public final class LocalJvm {
     private LocalJvm() {
