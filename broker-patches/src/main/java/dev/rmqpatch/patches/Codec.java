@@ -185,6 +185,19 @@ final class Codec {
     static final MethodRef INLINE_PULL_INVOKE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "invokeAsync",
         "(Lorg/apache/rocketmq/remoting/RemotingClient;" + Stock.REMOTING_CLIENT_INVOKE_ASYNC.desc.substring(1));
 
+    // P33
+    static final String INLINE_NEXT_PULL = "dev/rmqpatch/codec/client/InlineNextPull";
+    static final MethodRef NEXT_PULL_EXECUTE = new MethodRef(INLINE_NEXT_PULL, "executePullRequestImmediately",
+        "(L" + Stock.EXECUTE_PULL_REQUEST_IMMEDIATELY.owner + ";" + Stock.EXECUTE_PULL_REQUEST_IMMEDIATELY.desc.substring(1));
+    static final MethodRef NEXT_PULL_TRY_ACQUIRE = new MethodRef(INLINE_NEXT_PULL, "tryAcquire",
+        "(Ljava/util/concurrent/Semaphore;" + Stock.SEMAPHORE_TRY_ACQUIRE_TIMED.desc.substring(1));
+    static final MethodRef NEXT_PULL_TRY_LOCK = new MethodRef(INLINE_NEXT_PULL, "tryLock",
+        "(Ljava/util/concurrent/locks/Lock;" + Stock.LOCK_TRY_LOCK_TIMED.desc.substring(1));
+    static final MethodRef NEXT_PULL_CREATE_CHANNEL = new MethodRef(INLINE_NEXT_PULL, "createChannel",
+        "(L" + Stock.NETTY_REMOTING_CLIENT + ";Ljava/lang/String;)Ljava/lang/Object;");
+    static final MethodRef NEXT_PULL_INVOKE_SYNC = new MethodRef(INLINE_NEXT_PULL, "invokeSync",
+        "(L" + Stock.NETTY_REMOTING_CLIENT + ";" + Stock.CLIENT_INVOKE_SYNC.desc.substring(1));
+
     /**
      * The entry hook of the instance method {@code target} (returning void) in codec class {@code owner}, named as the
      * target: its receiver, then its arguments, returning whether it handled the call.

@@ -41,6 +41,7 @@ public final class Patches {
         new InlineSendPatch(),
         new InlinePullCallbackPatch(),
         new ClientFlushBatchingPatch(),
+        new InlineNextPullPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

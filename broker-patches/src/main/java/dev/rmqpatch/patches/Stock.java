@@ -330,6 +330,28 @@ final class Stock {
     static final MethodRef REMOTING_CLIENT_INVOKE_ASYNC = new MethodRef("org/apache/rocketmq/remoting/RemotingClient",
         "invokeAsync", "(Ljava/lang/String;L" + REMOTING_COMMAND + ";JLorg/apache/rocketmq/remoting/InvokeCallback;)V");
 
+    // P33: where a push consumer's answered pull queues the next, and the points of the pull path that can wait.
+    /** The push consumer's own PullCallback's success branch (the anonymous class of {@code pullMessage}). */
+    static final MethodRef PUSH_PULL_ON_SUCCESS = new MethodRef(
+        "org/apache/rocketmq/client/impl/consumer/DefaultMQPushConsumerImpl$1", "onSuccess",
+        "(Lorg/apache/rocketmq/client/consumer/PullResult;)V");
+    static final MethodRef EXECUTE_PULL_REQUEST_IMMEDIATELY = new MethodRef(
+        "org/apache/rocketmq/client/impl/consumer/DefaultMQPushConsumerImpl", "executePullRequestImmediately",
+        "(Lorg/apache/rocketmq/client/impl/consumer/PullRequest;)V");
+    static final MethodRef INVOKE_ASYNC_IMPL = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingAbstract",
+        "invokeAsyncImpl", "(Lio/netty/channel/Channel;L" + REMOTING_COMMAND + ";JLorg/apache/rocketmq/remoting/InvokeCallback;)V");
+    static final MethodRef SEMAPHORE_TRY_ACQUIRE_TIMED = new MethodRef("java/util/concurrent/Semaphore", "tryAcquire",
+        "(JLjava/util/concurrent/TimeUnit;)Z");
+    /** A topic's route from a name server, under {@code lockNamesrv}: every route look-up of the client comes here. */
+    static final MethodRef UPDATE_TOPIC_ROUTE = new MethodRef("org/apache/rocketmq/client/impl/factory/MQClientInstance",
+        "updateTopicRouteInfoFromNameServer", "(Ljava/lang/String;ZLorg/apache/rocketmq/client/producer/DefaultMQProducer;)Z");
+    static final MethodRef LOCK_TRY_LOCK_TIMED = new MethodRef("java/util/concurrent/locks/Lock", "tryLock",
+        "(JLjava/util/concurrent/TimeUnit;)Z");
+    static final MethodRef CLIENT_CREATE_CHANNEL = new MethodRef(NETTY_REMOTING_CLIENT, "createChannel",
+        "(Ljava/lang/String;)Lio/netty/channel/Channel;");
+    static final MethodRef CLIENT_INVOKE_SYNC = new MethodRef(NETTY_REMOTING_CLIENT, "invokeSync",
+        "(Ljava/lang/String;L" + REMOTING_COMMAND + ";J)L" + REMOTING_COMMAND + ";");
+
     private Stock() {
     }
 }

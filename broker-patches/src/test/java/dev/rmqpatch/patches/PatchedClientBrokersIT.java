@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * on loopback, one after the other: {@link PatchedClientScenario} sends every way the producer has (synchronous,
  * asynchronous, one way, batches, compressed bodies, in order to one queue, transactions committed, rolled back and
  * committed on the broker's check) and reads everything back with a push, a lite pull and an orderly consumer, field by
- * field. The client's classes are checked to be the rewritten ones (P26, P27, P28 in the jars' manifests, loaded from
+ * field. The client's classes are checked to be the rewritten ones (each of CLIENT_PATCHES in the jars' manifests, loaded from
  * the folder, bytes unlike stock's), and P26's effect is seen at run time: none of the client's worker threads ever
  * starts, where stock's first call starts one; so this cannot pass on stock jars.
  */
@@ -44,7 +44,7 @@ class PatchedClientBrokersIT {
     /** The address the frames test's broker advertises: its recording proxy's. */
     private static final String ADVERTISED = "127.0.0.2";
     /** The client's patches, whose targets are in the client's jars only. */
-    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28", "P31");
+    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28", "P31", "P33");
     /**
      * rocketmq-client 4.9.0's runtime dependencies (mvn dependency:tree of it: ClientDeliveryIT.STOCK, with
      * commons-validator's own) that the folder leaves stock: taken from stock's lib/ by name.
@@ -237,7 +237,9 @@ class PatchedClientBrokersIT {
             "transaction: the broker checked seq " + PatchedClientScenario.UNKNOWN_SEQ,
             "transaction topic holds " + PatchedClientScenario.TX_COMMITTED + " messages",
             "netty client worker threads started: 0",
-            "push consumers' pull results handled on: [NettyClientSelector_]");
+            "push consumers' pull results handled on: [NettyClientSelector_]",
+            // a queue's first pull comes from the rebalance, through the PullMessageService; the rest from P33
+            "push consumers' pulls sent from: [NettyClientSelector_, PullMessageService]");
     }
 
     /**
@@ -253,7 +255,29 @@ class PatchedClientBrokersIT {
             List<String> observed = new ArrayList<>(runDriver(off, PatchedClientScenario.class, c.namesrvAddr(), c.brokerAddr()));
             observed.removeIf(l -> l.startsWith("info: "));
             List<String> expected = new ArrayList<>(expected("V4_9_0"));
-            expected.set(expected.size() - 1, "push consumers' pull results handled on: [NettyClientPublicExecutor_]");
+            expected.set(expected.size() - 2, "push consumers' pull results handled on: [NettyClientPublicExecutor_]");
+            // P33 makes the next pull only where P31 ran the callback: idle without it
+            expected.set(expected.size() - 1, "push consumers' pulls sent from: [PullMessageService]");
+            assertEquals(expected, observed);
+        }
+    }
+
+    /**
+     * P33 switched off, differential: the same lines but one, where the push consumers' pulls were sent: every one from
+     * the PullMessageService thread again, the pull results still handled on the IO thread (P31).
+     */
+    @Test
+    void withP33OffPullsGoBackToThePullServiceAndNothingElseChanges() throws Exception {
+        try (URLClassLoader off = clientLoader();
+             TestCluster c = new TestCluster(TestCluster.dist("patched"), "broker-tuned.conf", "transactionCheckInterval=1000",
+                 "transactionTimeOut=1000").start()) {
+            Class<?> offSwitches = LibLoaders.switches(off, "P33");
+            assertEquals(false, offSwitches.getField("P33").getBoolean(null));
+            assertEquals(true, offSwitches.getField("P31").getBoolean(null), "P31 stays on");
+            List<String> observed = new ArrayList<>(runDriver(off, PatchedClientScenario.class, c.namesrvAddr(), c.brokerAddr()));
+            observed.removeIf(l -> l.startsWith("info: "));
+            List<String> expected = new ArrayList<>(expected("V4_9_0"));
+            expected.set(expected.size() - 1, "push consumers' pulls sent from: [PullMessageService]");
             assertEquals(expected, observed);
         }
     }

@@ -44,7 +44,9 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
 import org.apache.rocketmq.common.sysflag.MessageSysFlag;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
 /**
@@ -57,15 +59,20 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * third, each from the first offset. Returns one line per observation (only java.* crosses the loader boundary): the
  * counts, every message that came back different or not at all, and how many of the client's
  * NettyClientWorkerThreads ever started (P26 runs the client's handlers on its IO thread, so none should), and on
- * which threads the push consumers' pull results were handled (P31: the IO thread, not the callback executor).
+ * which threads the push consumers' pull results were handled (P31: the IO thread, not the callback executor) and their
+ * pull requests sent (P33: the IO thread too, but for each queue's first pull).
  */
 public final class PatchedClientScenario {
     /** Thread names, digits dropped, where a push consumer's pull callback handed messages to its filter hooks. */
     private static final Set<String> PULL_CALLBACK_THREADS = ConcurrentHashMap.newKeySet();
+    /** Thread names, digits dropped, that sent the push consumers' pull requests (the client's RPC hook sees them). */
+    private static final Set<String> PULL_REQUEST_THREADS = ConcurrentHashMap.newKeySet();
 
     static final String TOPIC = "PatchedClient";
     static final String ORDERED_TOPIC = "PatchedClientOrdered";
     static final String TX_TOPIC = "PatchedClientTx";
+    /** The push consumers' groups. */
+    private static final Set<String> PUSH_GROUPS = Set.of("patched-client-push", "patched-client-ordered", "patched-client-tx");
     static final int SYNC = 40;
     static final int ASYNC = 40;
     static final int ONEWAY = 20;
@@ -225,6 +232,7 @@ public final class PatchedClientScenario {
 
     public static List<String> run(String namesrv, String brokerAddr) throws Exception {
         PULL_CALLBACK_THREADS.clear();
+        PULL_REQUEST_THREADS.clear();
         List<String> out = new ArrayList<>();
         List<Runnable> shutdowns = new ArrayList<>();
         long start = System.nanoTime();
@@ -238,6 +246,9 @@ public final class PatchedClientScenario {
             producer.start();
             shutdowns.add(producer::shutdown);
             out.add("broker: " + brokerVersion(producer, brokerAddr));
+            // The consumers below share the producer's client instance, so its remoting client's hooks see their pulls.
+            producer.getDefaultMQProducerImpl().getmQClientFactory().getMQClientAPIImpl().getRemotingClient()
+                .registerRPCHook(new PushPullThreads());
 
             List<Sent> all = new ArrayList<>();
             all.addAll(sendSync(producer, out));
@@ -318,6 +329,7 @@ public final class PatchedClientScenario {
             // Before any shutdown: netty 4.0 starts an executor's thread to shut it down.
             out.add(workerThreads(instance));
             out.add("push consumers' pull results handled on: " + new TreeSet<>(PULL_CALLBACK_THREADS));
+            out.add("push consumers' pulls sent from: " + new TreeSet<>(PULL_REQUEST_THREADS));
         } finally {
             for (int i = shutdowns.size() - 1; i >= 0; i--) {
                 try {
@@ -516,6 +528,25 @@ public final class PatchedClientScenario {
 
     private static LocalTransactionState decision(int seq) {
         return seq % 3 == 1 ? LocalTransactionState.ROLLBACK_MESSAGE : LocalTransactionState.COMMIT_MESSAGE;
+    }
+
+    /**
+     * Notes which thread sends each push consumer's pull request (P33: after the first pull of a queue, the IO thread
+     * that read the last answer; stock: the PullMessageService thread). The lite pull consumer's pulls are left out.
+     */
+    private static final class PushPullThreads implements RPCHook {
+        @Override
+        public void doBeforeRequest(String remoteAddr, RemotingCommand request) {
+            if (request.getCode() == RequestCode.PULL_MESSAGE
+                && request.readCustomHeader() instanceof PullMessageRequestHeader h
+                && PUSH_GROUPS.contains(h.getConsumerGroup())) {
+                PULL_REQUEST_THREADS.add(Thread.currentThread().getName().replaceAll("[0-9]+$", ""));
+            }
+        }
+
+        @Override
+        public void doAfterResponse(String remoteAddr, RemotingCommand request, RemotingCommand response) {
+        }
     }
 
     private static DefaultMQPushConsumer pushConsumer(String namesrv, String instance, String group, String topic)

@@ -47,6 +47,9 @@ public final class InlinePullCallback {
     /** Set by {@link #pullMessageAsync} on entry, taken by the {@link #invokeAsync} of the same call on the same thread. */
     private static final ThreadLocal<Boolean> PUSH_CONSUMERS_PULL = new ThreadLocal<Boolean>();
 
+    /** Set while a push consumer's pull callback runs here on the IO thread of the channel that answered (P33 reads it). */
+    private static final ThreadLocal<Boolean> ON_IO_THREAD = new ThreadLocal<Boolean>();
+
     private InlinePullCallback() {
     }
 
@@ -96,13 +99,39 @@ public final class InlinePullCallback {
         if (!(responseFuture.getInvokeCallback() instanceof PushConsumerPull)) {
             return false;
         }
+        boolean ioThread = responseFuture.getProcessChannel() != null
+            && responseFuture.getProcessChannel().eventLoop().inEventLoop();
+        if (ioThread) {
+            enterIoThreadCallback();
+        }
         try {
             responseFuture.executeInvokeCallback();
         } catch (Throwable e) {
             LOG.warn("executeInvokeCallback Exception", e);
         } finally {
+            if (ioThread) {
+                leaveIoThreadCallback();
+            }
             responseFuture.release();
         }
         return true;
+    }
+
+    /**
+     * Whether this thread is running a push consumer's pull callback here, on the IO thread of the channel that
+     * answered the pull (not the timer thread that expires one): where P33 may make the next pull.
+     */
+    public static boolean onIoThread() {
+        return ON_IO_THREAD.get() != null;
+    }
+
+    /** From here this thread runs a push consumer's pull callback on the IO thread that read its answer. */
+    static void enterIoThreadCallback() {
+        ON_IO_THREAD.set(Boolean.TRUE);
+    }
+
+    /** The callback {@link #enterIoThreadCallback} announced has returned. */
+    static void leaveIoThreadCallback() {
+        ON_IO_THREAD.remove();
     }
 }
