@@ -187,15 +187,17 @@ final class Codec {
 
     // P33
     static final String INLINE_NEXT_PULL = "dev/rmqpatch/codec/client/InlineNextPull";
+    /** The blocking points' guard: no client class in it, since the broker's remoting jar calls it too. */
+    static final String INLINE_PULL_GUARD = "dev/rmqpatch/codec/client/InlinePullGuard";
     static final MethodRef NEXT_PULL_EXECUTE = new MethodRef(INLINE_NEXT_PULL, "executePullRequestImmediately",
         "(L" + Stock.EXECUTE_PULL_REQUEST_IMMEDIATELY.owner + ";" + Stock.EXECUTE_PULL_REQUEST_IMMEDIATELY.desc.substring(1));
-    static final MethodRef NEXT_PULL_TRY_ACQUIRE = new MethodRef(INLINE_NEXT_PULL, "tryAcquire",
+    static final MethodRef NEXT_PULL_TRY_ACQUIRE = new MethodRef(INLINE_PULL_GUARD, "tryAcquire",
         "(Ljava/util/concurrent/Semaphore;" + Stock.SEMAPHORE_TRY_ACQUIRE_TIMED.desc.substring(1));
-    static final MethodRef NEXT_PULL_TRY_LOCK = new MethodRef(INLINE_NEXT_PULL, "tryLock",
+    static final MethodRef NEXT_PULL_TRY_LOCK = new MethodRef(INLINE_PULL_GUARD, "tryLock",
         "(Ljava/util/concurrent/locks/Lock;" + Stock.LOCK_TRY_LOCK_TIMED.desc.substring(1));
-    static final MethodRef NEXT_PULL_CREATE_CHANNEL = new MethodRef(INLINE_NEXT_PULL, "createChannel",
+    static final MethodRef NEXT_PULL_CREATE_CHANNEL = new MethodRef(INLINE_PULL_GUARD, "createChannel",
         "(L" + Stock.NETTY_REMOTING_CLIENT + ";Ljava/lang/String;)Ljava/lang/Object;");
-    static final MethodRef NEXT_PULL_INVOKE_SYNC = new MethodRef(INLINE_NEXT_PULL, "invokeSync",
+    static final MethodRef NEXT_PULL_INVOKE_SYNC = new MethodRef(INLINE_PULL_GUARD, "invokeSync",
         "(L" + Stock.NETTY_REMOTING_CLIENT + ";" + Stock.CLIENT_INVOKE_SYNC.desc.substring(1));
 
     /**

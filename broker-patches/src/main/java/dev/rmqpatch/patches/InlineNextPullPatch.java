@@ -14,7 +14,9 @@ import org.objectweb.asm.Opcodes;
  * {@code MQClientInstance.updateTopicRouteInfoFromNameServer}'s {@code lockNamesrv.tryLock} (rocketmq-client),
  * {@code NettyRemotingAbstract.invokeAsyncImpl}'s {@code semaphoreAsync.tryAcquire}, and the entries of
  * {@code NettyRemotingClient.createChannel} and {@code invokeSync} (rocketmq-remoting).
- * Replacement: codec's {@code InlineNextPull}: where P31 runs the callback on the IO thread, the next pull of the queue
+ * Replacement: codec's {@code InlineNextPull} and {@code InlinePullGuard} (the waiting points' guard, which refers to no
+ * client class: a broker's remoting jar calls it too, and initialising the client's logger would take over the broker's
+ * logging): where P31 runs the callback on the IO thread, the next pull of the queue
  * is made there ({@code pullMessage}, stock's) instead of being queued for the {@code PullMessageService} thread; each
  * waiting point, while a pull is made inline, refuses instead of waiting, and the pull is queued as stock queues it.
  * Why: per pull, stock wakes the PullMessageService thread to make the request and then the IO thread to write it;

@@ -124,17 +124,17 @@ class InlineNextPullTest {
         assertTrue(p.getProcessQueue().getLastPullTimestamp() > 0, "pullMessage set the last-pull time");
         assertNull(queued(impl).poll(), "nothing queued for the PullMessageService");
         // (unpatched here, the route look-up finds no name server, and stock's pullMessage schedules the pull 3 s later)
-        assertFalse(InlineNextPull.inline(), "the inline mark is gone");
+        assertFalse(InlinePullGuard.inline(), "the inline mark is gone");
     }
 
     /** Each blocking point, reached during an inline pull, refuses at once and the pull is queued as stock queues it. */
     @Test
     void aBlockingPointReachedInlineSendsThePullToTheQueueAtOnce() throws Exception {
         List<Runnable> points = new ArrayList<>();
-        points.add(() -> call(() -> InlineNextPull.tryAcquire(new Semaphore(0), 2, TimeUnit.SECONDS)));
-        points.add(() -> call(() -> InlineNextPull.tryLock(new ReentrantLock(), 2, TimeUnit.SECONDS)));
-        points.add(() -> InlineNextPull.createChannel(null, "127.0.0.1:1"));
-        points.add(() -> InlineNextPull.invokeSync(null, null, RemotingCommand.createRequestCommand(11, null), 2000));
+        points.add(() -> call(() -> InlinePullGuard.tryAcquire(new Semaphore(0), 2, TimeUnit.SECONDS)));
+        points.add(() -> call(() -> InlinePullGuard.tryLock(new ReentrantLock(), 2, TimeUnit.SECONDS)));
+        points.add(() -> InlinePullGuard.createChannel(null, "127.0.0.1:1"));
+        points.add(() -> InlinePullGuard.invokeSync(null, null, RemotingCommand.createRequestCommand(11, null), 2000));
         for (int i = 0; i < points.size(); i++) {
             DefaultMQPushConsumerImpl impl = consumer();
             Probe probe = new Probe();
@@ -145,7 +145,7 @@ class InlineNextPullTest {
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertSame(r, queued(impl).poll(), "point " + i + ": queued for the PullMessageService");
             assertTrue(ms < 1000, "point " + i + ": refused without waiting (" + ms + " ms)");
-            assertFalse(InlineNextPull.inline(), "point " + i + ": the inline mark is gone");
+            assertFalse(InlinePullGuard.inline(), "point " + i + ": the inline mark is gone");
         }
     }
 
@@ -156,7 +156,7 @@ class InlineNextPullTest {
         Semaphore permits = new Semaphore(1);
         boolean[] took = new boolean[1];
         Probe probe = new Probe();
-        probe.first = () -> took[0] = call(() -> InlineNextPull.tryAcquire(permits, 2, TimeUnit.SECONDS));
+        probe.first = () -> took[0] = call(() -> InlinePullGuard.tryAcquire(permits, 2, TimeUnit.SECONDS));
         PullRequest r = request(probe);
         onIoThread(() -> InlineNextPull.executePullRequestImmediately(impl, r));
         assertTrue(took[0]);
@@ -168,16 +168,16 @@ class InlineNextPullTest {
     @Test
     void outsideAnInlinePullTheBlockingPointsAreStock() throws Exception {
         long t0 = System.nanoTime();
-        assertFalse(InlineNextPull.tryAcquire(new Semaphore(0), 50, TimeUnit.MILLISECONDS));
+        assertFalse(InlinePullGuard.tryAcquire(new Semaphore(0), 50, TimeUnit.MILLISECONDS));
         assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(45), "waited for the permit as stock does");
-        assertTrue(InlineNextPull.tryAcquire(new Semaphore(1), 50, TimeUnit.MILLISECONDS));
+        assertTrue(InlinePullGuard.tryAcquire(new Semaphore(1), 50, TimeUnit.MILLISECONDS));
         ReentrantLock lock = new ReentrantLock();
-        assertTrue(InlineNextPull.tryLock(lock, 50, TimeUnit.MILLISECONDS));
+        assertTrue(InlinePullGuard.tryLock(lock, 50, TimeUnit.MILLISECONDS));
         assertTrue(lock.isHeldByCurrentThread());
-        assertNull(InlineNextPull.createChannel(null, "127.0.0.1:1"));
-        assertNull(InlineNextPull.invokeSync(null, null, RemotingCommand.createRequestCommand(11, null), 2000));
+        assertNull(InlinePullGuard.createChannel(null, "127.0.0.1:1"));
+        assertNull(InlinePullGuard.invokeSync(null, null, RemotingCommand.createRequestCommand(11, null), 2000));
         // on the IO thread but not inside a pull made there: still stock
-        onIoThread(() -> assertNull(InlineNextPull.createChannel(null, "127.0.0.1:1")));
+        onIoThread(() -> assertNull(InlinePullGuard.createChannel(null, "127.0.0.1:1")));
     }
 
     /** What stock's PullMessageService thread would log and drop is logged and dropped; nothing reaches the callback. */
@@ -191,7 +191,7 @@ class InlineNextPullTest {
         PullRequest r = request(probe);
         onIoThread(() -> InlineNextPull.executePullRequestImmediately(impl, r));
         assertNull(queued(impl).poll(), "dropped, as PullMessageService.run drops it");
-        assertFalse(InlineNextPull.inline());
+        assertFalse(InlinePullGuard.inline());
     }
 
     /** Where stock's service would not call pullMessage at once, or its first step could wait, the pull is queued. */
@@ -239,11 +239,30 @@ class InlineNextPullTest {
         assertEquals(0, r.getProcessQueue().getLastPullTimestamp(), what + ": pullMessage not called here");
     }
 
+    /**
+     * The guard is called from the remoting jar, in brokers too: it must not load a client class (ClientLogger's
+     * initialisation moves RocketMQ's logging to the client's files; the broker's own log then stays empty).
+     */
+    @Test
+    void theGuardRefersToNoClientClass() throws Exception {
+        byte[] bytes;
+        try (java.io.InputStream in = InlinePullGuard.class.getResourceAsStream("InlinePullGuard.class")) {
+            bytes = in.readAllBytes();
+        }
+        assertFalse(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains("org/apache/rocketmq/client/"));
+        for (Class<?> inner : InlinePullGuard.class.getDeclaredClasses()) {
+            try (java.io.InputStream in = inner.getResourceAsStream(inner.getName().substring(inner.getName().lastIndexOf('.') + 1) + ".class")) {
+                assertFalse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1).contains("org/apache/rocketmq/client/"),
+                    inner.getName());
+            }
+        }
+    }
+
     @Test
     void wouldBlockIsAnErrorWithoutAStackTrace() {
-        assertEquals(0, InlineNextPull.WouldBlock.INSTANCE.getStackTrace().length);
+        assertEquals(0, InlinePullGuard.WouldBlock.INSTANCE.getStackTrace().length);
         assertThrows(Error.class, () -> {
-            throw InlineNextPull.WouldBlock.INSTANCE;
+            throw InlinePullGuard.WouldBlock.INSTANCE;
         });
     }
 
