@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -16,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.rmqpatch.codec.TestFields;
 import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.store.RemoteBrokerOffsetStore;
@@ -63,9 +63,9 @@ class InlineNextPullTest {
         instances.add(factory);
         impl.setmQClientFactory(factory);
         assertTrue(factory.registerConsumer(GROUP, impl));
-        set(impl, "pullAPIWrapper", new PullAPIWrapper(factory, GROUP, false));
-        set(impl, "offsetStore", new RemoteBrokerOffsetStore(factory, GROUP));
-        set(impl, "serviceState", ServiceState.RUNNING);
+        TestFields.set(impl, "pullAPIWrapper", new PullAPIWrapper(factory, GROUP, false));
+        TestFields.set(impl, "offsetStore", new RemoteBrokerOffsetStore(factory, GROUP));
+        TestFields.set(impl, "serviceState", ServiceState.RUNNING);
         return impl;
     }
 
@@ -81,7 +81,7 @@ class InlineNextPullTest {
 
     @SuppressWarnings("unchecked")
     private static BlockingQueue<PullRequest> queued(DefaultMQPushConsumerImpl impl) throws Exception {
-        return (BlockingQueue<PullRequest>) get(impl.getmQClientFactory().getPullMessageService(), "pullRequestQueue");
+        return (BlockingQueue<PullRequest>) TestFields.get(impl.getmQClientFactory().getPullMessageService(), "pullRequestQueue");
     }
 
     /** Runs {@code next} as P31's inline callback would: on the IO thread that read the pull's answer. */
@@ -97,8 +97,8 @@ class InlineNextPullTest {
     @AfterEach
     void stopInstances() throws Exception {
         for (MQClientInstance f : instances) {
-            ((ExecutorService) get(f, "scheduledExecutorService")).shutdownNow();
-            ((ExecutorService) get(f.getPullMessageService(), "scheduledExecutorService")).shutdownNow();
+            ((ExecutorService) TestFields.get(f, "scheduledExecutorService")).shutdownNow();
+            ((ExecutorService) TestFields.get(f.getPullMessageService(), "scheduledExecutorService")).shutdownNow();
             f.getMQClientAPIImpl().getRemotingClient().shutdown();
         }
     }
@@ -202,15 +202,15 @@ class InlineNextPullTest {
         assertQueued(unregistered, "a consumer no longer registered");
 
         DefaultMQPushConsumerImpl stopped = consumer();
-        set(stopped.getmQClientFactory().getPullMessageService(), "stopped", true);
+        TestFields.set(stopped.getmQClientFactory().getPullMessageService(), "stopped", true);
         assertQueued(stopped, "a stopped pull service");
 
         DefaultMQPushConsumerImpl orderly = consumer();
-        set(orderly, "consumeOrderly", true);
+        TestFields.set(orderly, "consumeOrderly", true);
         assertQueued(orderly, "an orderly consumer's first pull of a queue (its offset may be read from the broker)");
 
         DefaultMQPushConsumerImpl locked = consumer();
-        set(locked, "consumeOrderly", true);
+        TestFields.set(locked, "consumeOrderly", true);
         PullRequest r = request(new ProcessQueue());
         r.setPreviouslyLocked(true);
         onIoThread(() -> InlineNextPull.executePullRequestImmediately(locked, r));
@@ -278,26 +278,5 @@ class InlineNextPullTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-        for (Class<?> t = type; t != null; t = t.getSuperclass()) {
-            try {
-                Field f = t.getDeclaredField(name);
-                f.setAccessible(true);
-                return f;
-            } catch (NoSuchFieldException e) {
-                // the superclass's
-            }
-        }
-        throw new NoSuchFieldException(type + "." + name);
-    }
-
-    private static Object get(Object o, String name) throws Exception {
-        return field(o.getClass(), name).get(o);
-    }
-
-    private static void set(Object o, String name, Object value) throws Exception {
-        field(o.getClass(), name).set(o, value);
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 
 import dev.rmqpatch.codec.Seeds;
+import dev.rmqpatch.codec.TestFields;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.ServiceThread;
 import org.apache.rocketmq.store.CommitLog;
@@ -191,10 +191,10 @@ class SlaveReadInPlaceTest {
                     }
                     if (diff >= (msgHeaderSize + bodySize)) {
                         if (inPlace) {
-                            SlaveReadInPlace.appendToCommitLog(field(store, "shutdown", Boolean.class),
-                                field(commitLog(store), "mappedFileQueue", MappedFileQueue.class),
-                                field(commitLog(store), "putMessageLock", PutMessageLock.class),
-                                field(store, "reputMessageService", ServiceThread.class), masterPhyOffset, read,
+                            SlaveReadInPlace.appendToCommitLog(TestFields.get(store, "shutdown", Boolean.class),
+                                TestFields.get(commitLog(store), "mappedFileQueue", MappedFileQueue.class),
+                                TestFields.get(commitLog(store), "putMessageLock", PutMessageLock.class),
+                                TestFields.get(store, "reputMessageService", ServiceThread.class), masterPhyOffset, read,
                                 dispatchPosition + msgHeaderSize, bodySize);
                         } else {
                             byte[] bodyData = new byte[bodySize];
@@ -243,13 +243,13 @@ class SlaveReadInPlaceTest {
         DefaultMessageStore store = new DefaultMessageStore(config, new BrokerStatsManager("test"), null,
             new BrokerConfig());
         // Running, as start() leaves it, without the threads and the HA listener start() opens.
-        setField(store, "shutdown", false);
+        TestFields.set(store, "shutdown", false);
         return store;
     }
 
     private static void assertSameFiles(DefaultMessageStore stock, DefaultMessageStore ours, long seed) throws Exception {
-        List<MappedFile> a = field(commitLog(stock), "mappedFileQueue", MappedFileQueue.class).getMappedFiles();
-        List<MappedFile> b = field(commitLog(ours), "mappedFileQueue", MappedFileQueue.class).getMappedFiles();
+        List<MappedFile> a = TestFields.get(commitLog(stock), "mappedFileQueue", MappedFileQueue.class).getMappedFiles();
+        List<MappedFile> b = TestFields.get(commitLog(ours), "mappedFileQueue", MappedFileQueue.class).getMappedFiles();
         assertEquals(names(a), names(b), "seed=" + seed);
         for (int i = 0; i < a.size(); i++) {
             assertEquals(a.get(i).getWrotePosition(), b.get(i).getWrotePosition(), "seed=" + seed + " file " + i);
@@ -269,35 +269,12 @@ class SlaveReadInPlaceTest {
     }
 
     private static void close(DefaultMessageStore store) throws Exception {
-        setField(store, "shutdown", true);
-        field(store, "allocateMappedFileService", ServiceThread.class).shutdown();
+        TestFields.set(store, "shutdown", true);
+        TestFields.get(store, "allocateMappedFileService", ServiceThread.class).shutdown();
         store.destroy();
     }
 
     private static CommitLog commitLog(DefaultMessageStore store) {
         return store.getCommitLog();
-    }
-
-    private static <T> T field(Object owner, String name, Class<T> type) throws Exception {
-        Field f = find(owner.getClass(), name);
-        f.setAccessible(true);
-        return type.cast(f.get(owner));
-    }
-
-    private static void setField(Object owner, String name, Object value) throws Exception {
-        Field f = find(owner.getClass(), name);
-        f.setAccessible(true);
-        f.set(owner, value);
-    }
-
-    private static Field find(Class<?> c, String name) throws NoSuchFieldException {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            try {
-                return k.getDeclaredField(name);
-            } catch (NoSuchFieldException e) {
-                // the superclass's
-            }
-        }
-        throw new NoSuchFieldException(name);
     }
 }
