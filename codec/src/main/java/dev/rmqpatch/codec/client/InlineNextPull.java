@@ -54,8 +54,7 @@ public final class InlineNextPull {
         try {
             consumer.pullMessage(pullRequest);
         } catch (InlinePullGuard.WouldBlock queued) {
-            InlinePullGuard.leave();
-            consumer.executePullRequestImmediately(pullRequest);
+            consumer.executePullRequestImmediately(pullRequest); // a queue put: no guarded point on its way
         } catch (Exception e) {
             // as PullMessageService.run: logged, the request dropped
             Log.LOG.error("Pull Message Service Run Method exception", e);
@@ -83,5 +82,4 @@ public final class InlineNextPull {
         }
         return !consumer.isConsumeOrderly() || pullRequest.isPreviouslyLocked();
     }
-
 }

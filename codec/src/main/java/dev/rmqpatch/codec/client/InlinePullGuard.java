@@ -53,14 +53,14 @@ public final class InlinePullGuard {
 
     /** A blocking point's check: throws {@link WouldBlock} while a pull is being made inline on this thread. */
     static void refuseIfInline() {
-        if (INLINE.get() != null) {
+        if (inline()) {
             throw WouldBlock.INSTANCE;
         }
     }
 
     /** Instead of {@code semaphoreAsync.tryAcquire(timeout, unit)} in {@code NettyRemotingAbstract.invokeAsyncImpl}. */
     public static boolean tryAcquire(Semaphore permits, long timeout, TimeUnit unit) throws InterruptedException {
-        if (INLINE.get() != null) {
+        if (inline()) {
             if (permits.tryAcquire()) {
                 return true;
             }
