@@ -200,6 +200,13 @@ final class Codec {
     static final MethodRef NEXT_PULL_INVOKE_SYNC = new MethodRef(INLINE_PULL_GUARD, "invokeSync",
         "(L" + Stock.NETTY_REMOTING_CLIENT + ";" + Stock.CLIENT_INVOKE_SYNC.desc.substring(1));
 
+    // P34
+    static final MethodRef VALID_NAMES_MATCHER = new MethodRef("dev/rmqpatch/codec/names/ValidNames",
+        "regularExpressionMatcher", Stock.REGEX_MATCHER_DESC);
+    // P35
+    static final MethodRef INSTANCE_ENDPOINT_MEMO = new MethodRef("dev/rmqpatch/codec/client/InstanceEndpoints",
+        "validateInstanceEndpoint", Stock.VALIDATE_INSTANCE_ENDPOINT.desc);
+
     /**
      * The entry hook of the instance method {@code target} (returning void) in codec class {@code owner}, named as the
      * target: its receiver, then its arguments, returning whether it handled the call.

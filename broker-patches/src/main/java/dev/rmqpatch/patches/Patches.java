@@ -42,6 +42,8 @@ public final class Patches {
         new InlinePullCallbackPatch(),
         new ClientFlushBatchingPatch(),
         new InlineNextPullPatch(),
+        new TopicCheckPatch(),
+        new NamespaceMemoPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

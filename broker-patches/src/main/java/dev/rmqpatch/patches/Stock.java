@@ -352,6 +352,27 @@ final class Stock {
     static final MethodRef CLIENT_INVOKE_SYNC = new MethodRef(NETTY_REMOTING_CLIENT, "invokeSync",
         "(Ljava/lang/String;L" + REMOTING_COMMAND + ";J)L" + REMOTING_COMMAND + ";");
 
+    // P34: the regular expression every topic name is checked with, on the broker per message and in a producer per send.
+    static final String REGEX_MATCHER_DESC = "(Ljava/lang/String;Ljava/util/regex/Pattern;)Z";
+    static final String TOPIC_VALIDATOR = "org/apache/rocketmq/common/topic/TopicValidator";
+    /** The broker's check of a sent message's topic ({@code AbstractSendMessageProcessor.msgCheck}). */
+    static final MethodRef TOPIC_VALIDATOR_VALIDATE_TOPIC = new MethodRef(TOPIC_VALIDATOR, "validateTopic",
+        "(Ljava/lang/String;L" + REMOTING_COMMAND + ";)Z");
+    /** Private static: {@code pattern.matcher(origin).matches()}, true for a null pattern. */
+    static final MethodRef TOPIC_VALIDATOR_REGEX_MATCHER = new MethodRef(TOPIC_VALIDATOR, "regularExpressionMatcher",
+        REGEX_MATCHER_DESC);
+    static final String CLIENT_VALIDATORS = "org/apache/rocketmq/client/Validators";
+    /** The client's check of a topic: twice per send ({@code DefaultMQProducer.send}, {@code sendDefaultImpl}). */
+    static final MethodRef VALIDATORS_CHECK_TOPIC = new MethodRef(CLIENT_VALIDATORS, "checkTopic", "(Ljava/lang/String;)V");
+    static final MethodRef VALIDATORS_REGEX_MATCHER = new MethodRef(CLIENT_VALIDATORS, "regularExpressionMatcher",
+        REGEX_MATCHER_DESC);
+
+    // P35: the name-server address matched against the cloud-instance pattern whenever a client asks for its namespace.
+    static final MethodRef CLIENT_CONFIG_GET_NAMESPACE = new MethodRef("org/apache/rocketmq/client/ClientConfig",
+        "getNamespace", "()Ljava/lang/String;");
+    static final MethodRef VALIDATE_INSTANCE_ENDPOINT = new MethodRef(
+        "org/apache/rocketmq/common/utils/NameServerAddressUtils", "validateInstanceEndpoint", "(Ljava/lang/String;)Z");
+
     private Stock() {
     }
 }

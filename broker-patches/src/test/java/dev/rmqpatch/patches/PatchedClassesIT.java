@@ -75,6 +75,9 @@ class PatchedClassesIT {
         {"rocketmq-store-", "org/apache/rocketmq/store/ha/HAService$HAClient"},
         {"rocketmq-remoting-", "org/apache/rocketmq/remoting/netty/NettyRemotingClient$4"},
         {"rocketmq-common-", "org/apache/rocketmq/common/message/MessageClientIDSetter"},
+        {"rocketmq-common-", "org/apache/rocketmq/common/topic/TopicValidator"},
+        {"rocketmq-client-", "org/apache/rocketmq/client/Validators"},
+        {"rocketmq-client-", "org/apache/rocketmq/client/ClientConfig"},
     };
 
     private static URLClassLoader stock;
@@ -238,6 +241,91 @@ class PatchedClassesIT {
              InputStream in = jar.getInputStream(jar.getJarEntry("org/apache/rocketmq/common/message/MessageClientIDSetter.class"))) {
             assertTrue(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).contains("dev/rmqpatch/codec/client/UniqueKeys"),
                 "the patched class calls the codec (so the equal keys above came from it)");
+        }
+    }
+
+    /**
+     * P34 in the rewritten classes: the broker's {@code TopicValidator.validateTopic} (its answer, the response's code and
+     * remark) and the client's {@code Validators.checkTopic} (its exception's message) give stock's results for random
+     * topics, legal and not, in the patched and switched-off loaders.
+     */
+    @Test
+    void topicChecksGiveStockResults() throws Exception {
+        long seed = new java.util.Random().nextLong();
+        java.util.Random r = new java.util.Random(seed);
+        String alphabet = "aZ09%|_-aZ09%|_-./ :\n\u00e9\u4e00";
+        URLClassLoader[] loaders = {stock, patched, switchedOff};
+        for (int n = 0; n < 2_000; n++) {
+            StringBuilder sb = new StringBuilder();
+            int len = r.nextInt(10) == 0 ? 120 + r.nextInt(16) : r.nextInt(12);
+            for (int i = 0; i < len; i++) {
+                sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+            }
+            String topic = sb.toString();
+            List<String> results = new ArrayList<>();
+            for (URLClassLoader l : loaders) {
+                Class<?> cmd = Class.forName("org.apache.rocketmq.remoting.protocol.RemotingCommand", true, l);
+                Object response = cmd.getMethod("createResponseCommand", int.class, String.class).invoke(null, 0, null);
+                Object ok = call(l, "org.apache.rocketmq.common.topic.TopicValidator", "validateTopic",
+                    new Class<?>[] {String.class, cmd}, topic, response);
+                String client;
+                try {
+                    call(l, "org.apache.rocketmq.client.Validators", "checkTopic", new Class<?>[] {String.class}, topic);
+                    client = "accepted";
+                } catch (InvocationTargetException e) {
+                    client = e.getCause().getClass().getName() + ": " + e.getCause().getMessage();
+                }
+                results.add(ok + " " + cmd.getMethod("getCode").invoke(response) + " "
+                    + cmd.getMethod("getRemark").invoke(response) + " / " + client);
+            }
+            String at = "seed " + seed + ", case " + n + " [" + topic + "]";
+            assertEquals(results.get(0), results.get(1), "patched: " + at);
+            assertEquals(results.get(0), results.get(2), "switched off: " + at);
+        }
+        assertTrue(classCalls("rocketmq-common-", "org/apache/rocketmq/common/topic/TopicValidator", "dev/rmqpatch/codec/names/ValidNames"));
+        assertTrue(classCalls("rocketmq-client-", "org/apache/rocketmq/client/Validators", "dev/rmqpatch/codec/names/ValidNames"));
+    }
+
+    /**
+     * P35 in the rewritten {@code ClientConfig}: {@code getNamespace} gives stock's answer for a sequence of addresses set
+     * on one config (repeated, changed, equal copies, instance endpoints or not), with and without a namespace set.
+     */
+    @Test
+    void namespaceIsStocksForChangingAddresses() throws Exception {
+        String[] addresses = {"127.0.0.1:9876", "http://MQ_INST_1_ab.example.com:80", "127.0.0.1:9876",
+            new String("http://MQ_INST_1_ab.example.com:80".toCharArray()), "MQ_INST_22_x.y", "MQ_INST_22_x", "",
+            "10.0.0.1:9876;10.0.0.2:9876", "MQ_INST_22_x.y"};
+        URLClassLoader[] loaders = {stock, patched, switchedOff};
+        List<List<String>> seen = new ArrayList<>();
+        for (URLClassLoader l : loaders) {
+            Class<?> c = Class.forName("org.apache.rocketmq.client.ClientConfig", true, l);
+            Object config = c.getConstructor().newInstance();
+            Object other = c.getConstructor().newInstance();
+            List<String> answers = new ArrayList<>();
+            for (String a : addresses) {
+                c.getMethod("setNamesrvAddr", String.class).invoke(config, a);
+                c.getMethod("setNamesrvAddr", String.class).invoke(other, "MQ_INST_9_z.w");
+                for (int i = 0; i < 3; i++) {
+                    answers.add(a + " -> " + c.getMethod("getNamespace").invoke(config) + ", other "
+                        + c.getMethod("getNamespace").invoke(other));
+                }
+            }
+            c.getMethod("setNamespace", String.class).invoke(config, "ns1");
+            answers.add("set: " + c.getMethod("getNamespace").invoke(config));
+            seen.add(answers);
+        }
+        assertEquals(seen.get(0), seen.get(1), "patched");
+        assertEquals(seen.get(0), seen.get(2), "switched off");
+        assertTrue(seen.get(0).contains("http://MQ_INST_1_ab.example.com:80 -> MQ_INST_1_ab, other MQ_INST_9_z"), seen.get(0).toString());
+        assertTrue(classCalls("rocketmq-client-", "org/apache/rocketmq/client/ClientConfig", "dev/rmqpatch/codec/client/InstanceEndpoints"));
+    }
+
+    /** Whether the patched lib's class file names {@code codecClass} (so results equal to stock's came through it). */
+    private static boolean classCalls(String jarPrefix, String internalName, String codecClass) throws IOException {
+        try (JarFile jar = new JarFile(TestCluster.dist("patched").resolve("lib").resolve(jarPrefix
+            + System.getProperty("rmqpatch.rocketmq.version", "4.9.0") + ".jar").toFile());
+             InputStream in = jar.getInputStream(jar.getJarEntry(internalName + ".class"))) {
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).contains(codecClass);
         }
     }
 

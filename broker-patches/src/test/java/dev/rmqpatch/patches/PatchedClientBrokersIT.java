@@ -44,7 +44,7 @@ class PatchedClientBrokersIT {
     /** The address the frames test's broker advertises: its recording proxy's. */
     private static final String ADVERTISED = "127.0.0.2";
     /** The client's patches, whose targets are in the client's jars only. */
-    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28", "P31", "P33");
+    private static final List<String> CLIENT_PATCHES = List.of("P26", "P27", "P28", "P31", "P33", "P34", "P35");
     /**
      * rocketmq-client 4.9.0's runtime dependencies (mvn dependency:tree of it: ClientDeliveryIT.STOCK, with
      * commons-validator's own) that the folder leaves stock: taken from stock's lib/ by name.

@@ -2,6 +2,8 @@ package dev.rmqpatch.codec.security;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.rmqpatch.codec.names.ValidNames;
+
 import org.apache.rocketmq.common.constant.LoggerName;
 import org.apache.rocketmq.logging.InternalLogger;
 import org.apache.rocketmq.logging.InternalLoggerFactory;
@@ -40,16 +42,6 @@ public final class GroupNames {
     }
 
     static boolean legal(String group) {
-        if (group == null || group.isEmpty() || group.length() > MAX_LENGTH) {
-            return false;
-        }
-        for (int i = 0; i < group.length(); i++) {
-            char c = group.charAt(i);
-            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '%' || c == '|' || c == '_'
-                || c == '-')) {
-                return false;
-            }
-        }
-        return true;
+        return group != null && group.length() <= MAX_LENGTH && ValidNames.validChars(group);
     }
 }
