@@ -271,6 +271,23 @@ class SameWorkTest {
         }
     }
 
+    /** Both sides of each name check give the same answer, for the benchmark's names and for refused ones. */
+    @Test
+    void nameChecksPairs() {
+        NameChecksBenchmark b = new NameChecksBenchmark();
+        NameChecksBenchmark.Names n = new NameChecksBenchmark.Names();
+        assertTrue(b.topicStock(n));
+        assertEquals(b.topicStock(n), b.topicPatched(n));
+        assertFalse(b.namespaceStock(n));
+        assertEquals(b.namespaceStock(n), b.namespacePatched(n));
+        n.topic = "orders/eu";
+        n.address = "http://MQ_INST_1_ab.example.com:80";
+        assertFalse(b.topicStock(n));
+        assertEquals(b.topicStock(n), b.topicPatched(n));
+        assertTrue(b.namespaceStock(n));
+        assertEquals(b.namespaceStock(n), b.namespacePatched(n));
+    }
+
     /** The same key form from the same counter: prefix, 8 digits of time, the counter's 4 digits, one value drawn each. */
     @Test
     void uniqueKeyPair() throws Exception {
