@@ -40,6 +40,18 @@ if works; then echo "$home"; exit 0; fi
 $check_only && { echo "jdk8.sh: no working JDK 8 in $dir" >&2; exit 1; }
 
 fail() { echo "jdk8.sh: $*" >&2; exit 1; }
+
+# Concurrent first calls (parallel test forks) take turns: one fetches, the others wait for it and then find the JDK.
+# The JDK is unpacked in $dir.partial and renamed into place only when complete, so a caller that does not hold the
+# lock sees either no JDK or a whole one.
+mkdir -p "$(dirname "$dir")" || fail "cannot create $(dirname "$dir")"
+command -v flock >/dev/null || fail "needs flock (util-linux)"
+exec 9>"$dir.lock" || fail "cannot open the lock file $dir.lock"
+if ! flock -n 9; then
+  echo "jdk8.sh: another call is providing the JDK 8 in $dir; waiting for it (at most 10 min)" >&2
+  flock -w 600 9 || fail "timed out waiting for the other call's lock on $dir.lock"
+fi
+if works; then echo "$home"; exit 0; fi
 [ "$(uname -m)" = x86_64 ] || fail "only x86_64 Linux is supported (this is $(uname -sm))"
 command -v apt-get >/dev/null && command -v dpkg >/dev/null || fail "needs apt-get and dpkg (a Debian-based machine)"
 if ! command -v patchelf >/dev/null; then
@@ -81,7 +93,7 @@ find "$tjre/lib/amd64" "$thome/lib" -name '*.so' 2>/dev/null | while read -r so;
   patchelf --set-rpath "$rpath" "$(readlink -f "$so")" 2>/dev/null || true
 done
 rm -rf "$dir"
-mv "$tmp" "$dir"
+mv -T "$tmp" "$dir"
 works || { "$home/bin/java" -version >&2 || true; fail "the unpacked JDK 8 does not run"; }
 "$home/bin/java" -version >&2
 echo "$home"

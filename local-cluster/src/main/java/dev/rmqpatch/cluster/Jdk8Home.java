@@ -88,7 +88,7 @@ public final class Jdk8Home {
     }
 
     /** scripts/jdk8.sh of the checkout this JVM runs in: the first parent of the working directory that has it. */
-    private static Path script() throws Unavailable {
+    static Path script() throws Unavailable {
         for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path script = dir.resolve("scripts/jdk8.sh");
             if (Files.isExecutable(script)) {
