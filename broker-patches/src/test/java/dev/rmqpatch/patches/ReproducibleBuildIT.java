@@ -38,6 +38,12 @@ class ReproducibleBuildIT {
         String version = System.getProperty("rmqpatch.rocketmq.version", "4.9.0");
         List<String> cmd = new ArrayList<>(List.of(mvn(), "-B", "-q", "-o", "-DskipTests", "-Drocketmq.version=" + version,
             "-pl", "codec,local-cluster,broker-patches", "package"));
+        // The outer build's local repository (its -Dmaven.repo.local, passed down by the pom): offline, the nested
+        // build finds the stock jars and plugins only where the outer build put them.
+        String repo = System.getProperty("maven.repo.local", "");
+        if (!repo.isEmpty()) {
+            cmd.add("-Dmaven.repo.local=" + repo);
+        }
         Path log = tmp.resolve("build.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(copy.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile());

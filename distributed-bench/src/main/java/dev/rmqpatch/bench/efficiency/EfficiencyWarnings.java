@@ -5,16 +5,27 @@ import java.util.List;
 import java.util.Locale;
 
 /** What a reader of an efficiency run must know besides the numbers: unusable windows, other load, lost sends. */
-final class EfficiencyWarnings {
+public final class EfficiencyWarnings {
     /** Other processes' CPU (cores) above which a window's machine was not quiet. */
     static final double OTHER_LOAD_LIMIT = 0.2;
+    /** How a variant without a single window in a pair is named in the warnings (what a test or a user looks for). */
+    public static final String TOO_BUSY = "no usable pair";
 
     private EfficiencyWarnings() {
     }
 
     static List<String> of(EfficiencyResults r) {
         List<String> w = new ArrayList<>();
+        CpuMeasure main = CpuMeasure.main(r);
         for (EfficiencyResults.VariantResult v : r.variants) {
+            EfficiencyResults.CpuFigure figure = main.of(v);
+            if (figure == null || figure.windows == 0) {
+                w.add(String.format(Locale.ROOT, "%s: %s %s%s: none of its measured windows went into a pair (results.json windows[] "
+                    + "has each one's reason), so it has no figure; where the machine was too busy for this rate, a lower --rate or a "
+                    + "quieter machine gives one", v.name, TOO_BUSY,
+                    r.rateMsgPerS == null ? "at the run's rate" : String.format(Locale.ROOT, "at %,.0f msg/s", r.rateMsgPerS),
+                    otherLoad(r, v.name)));
+            }
             if (v.windowsNotUsable > 0) {
                 w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate%s; their pairs are left out of the "
                     + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable,
@@ -49,5 +60,16 @@ final class EfficiencyWarnings {
             w.add(String.format(Locale.ROOT, "%d of %d planned pairs were measured in the kept pinning state", r.pairsMeasured, r.pairsPlanned));
         }
         return w;
+    }
+
+    /** The most CPU that processes outside the run used in one of the variant's measured windows, in words, or "". */
+    private static String otherLoad(EfficiencyResults r, String variant) {
+        Double most = null;
+        for (Window x : r.windows) {
+            if (Window.MEASURE.equals(x.phase) && x.variant.equals(variant) && x.otherCpuCores != null) {
+                most = most == null ? x.otherCpuCores : Math.max(most, x.otherCpuCores);
+            }
+        }
+        return most == null ? "" : String.format(Locale.ROOT, " (processes outside the run used up to %.2f cores)", most);
     }
 }

@@ -188,6 +188,27 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void aVariantWithoutAnyUsablePairIsNamedAsHavingNoFigure() {
+        EfficiencyResults r = run();
+        // A machine too busy for the rate: every measured window of the baseline misses it, so no pair is usable.
+        for (Window w : r.windows) {
+            if (Window.MEASURE.equals(w.phase) && w.variant.equals("4.9.0-tuned")) {
+                w.storedMsgPerS = 1200.0;
+                w.heldRate = false;
+                w.otherCpuCores = 1.4;
+            }
+        }
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
+        assertEquals(0, r.variants.get(1).brokerCpuUsPerMsg.windows);
+        List<String> warnings = EfficiencyWarnings.of(r);
+        for (String name : List.of("4.9.0-tuned", "4.9.0-patched")) {
+            assertTrue(warnings.stream().anyMatch(w -> w.startsWith(name + ": " + EfficiencyWarnings.TOO_BUSY + " at 5,000 msg/s")
+                && w.contains("so it has no figure")), warnings.toString());
+        }
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("used up to 1.40 cores")), warnings.toString());
+    }
+
+    @Test
     void outsideLoadInAnyCellIsWarnedOfNotOnlyInTheHeadlineCell() {
         EfficiencyResults r = curveWithAnAaVariant(List.of("4.9.0-tuned", "4.9.0-tuned#2", "4.9.0-patched"), 6);
         r.windows.stream().filter(w -> w.pinned && w.targetRateMsgPerS == 7500).findFirst().orElseThrow().otherCpuCores = 0.5;
