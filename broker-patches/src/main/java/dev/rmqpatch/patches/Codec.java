@@ -180,7 +180,8 @@ final class Codec {
 
     // P31
     static final String INLINE_PULL_CALLBACK = "dev/rmqpatch/codec/client/InlinePullCallback";
-    static final MethodRef INLINE_PULL_EXECUTE = voidEntryHook(INLINE_PULL_CALLBACK, Stock.EXECUTE_INVOKE_CALLBACK);
+    static final MethodRef INLINE_PULL_EXECUTE = voidEntryHook("dev/rmqpatch/codec/client/InlinePullExecution",
+        Stock.EXECUTE_INVOKE_CALLBACK);
     static final MethodRef INLINE_PULL_MESSAGE_ASYNC = voidEntryHook(INLINE_PULL_CALLBACK, Stock.PULL_MESSAGE_ASYNC);
     static final MethodRef INLINE_PULL_INVOKE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "invokeAsync",
         "(Lorg/apache/rocketmq/remoting/RemotingClient;" + Stock.REMOTING_CLIENT_INVOKE_ASYNC.desc.substring(1));

@@ -112,9 +112,9 @@ class InlinePullCallbackTest {
         assertFalse(InlinePullCallback.isPushConsumers(APPLICATIONS));
         assertFalse(InlinePullCallback.isPushConsumers(null));
         InvokeCallback push = pulled(pushConsumersPullCallback());
-        assertTrue(push instanceof InlinePullCallback.PushConsumerPull, String.valueOf(push));
+        assertTrue(push instanceof InlinePullExecution.PushConsumerPull, String.valueOf(push));
         assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2",
-            ((InlinePullCallback.PushConsumerPull) push).stock.getClass().getName(), "stock's callback inside, unchanged");
+            ((InlinePullExecution.PushConsumerPull) push).stock.getClass().getName(), "stock's callback inside, unchanged");
         InvokeCallback application = pulled(APPLICATIONS);
         assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2", application.getClass().getName(),
             "an application's PullCallback: stock's callback as it was");
