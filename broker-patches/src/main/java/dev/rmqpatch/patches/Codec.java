@@ -131,6 +131,9 @@ final class Codec {
     static final MethodRef STATS_ADD = new MethodRef(STATS_ITEM_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
     static final MethodRef STATS_INCREMENT = new MethodRef(STATS_ITEM_COUNTERS, "increment", "(L" + Stock.ATOMIC_LONG + ";)J");
     static final MethodRef STATS_GET = new MethodRef(STATS_ITEM_COUNTERS, "get", "(L" + Stock.ATOMIC_LONG + ";)J");
+    static final MethodRef STATS_READ = new MethodRef(STATS_ITEM_COUNTERS, "read",
+        "(L" + Stock.ATOMIC_LONG + ";)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef STATS_COUNTER = new MethodRef(STATS_ITEM_COUNTERS, "counter", STATS_READ.desc);
 
     // P22
     static final String GROUP_COMMIT_QUEUE = "dev/rmqpatch/codec/store/GroupCommitQueue";

@@ -225,6 +225,11 @@ final class Stock {
     static final MethodRef BSM_INC_BROKER_PUT_NUMS_BY = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "(I)V");
     static final MethodRef BSM_INC_BROKER_GET_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerGetNums", "(I)V");
     static final MethodRef ATOMIC_LONG_GET = new MethodRef(ATOMIC_LONG, "get", "()J");
+    static final MethodRef STATS_ITEM_GET_VALUE = new MethodRef(STATS_ITEM, "getValue", "()L" + ATOMIC_LONG + ";");
+    static final MethodRef STATS_ITEM_GET_TIMES = new MethodRef(STATS_ITEM, "getTimes", "()L" + ATOMIC_LONG + ";");
+    /** StatsItem's private counter fields, named like methods (owner, name, field descriptor). */
+    static final MethodRef STATS_ITEM_VALUE_FIELD = new MethodRef(STATS_ITEM, "value", "L" + ATOMIC_LONG + ";");
+    static final MethodRef STATS_ITEM_TIMES_FIELD = new MethodRef(STATS_ITEM, "times", "L" + ATOMIC_LONG + ";");
     /** The histogram: built (13 {@code new AtomicLong(0)}), one bucket incremented per put, read by two methods. */
     static final MethodRef SSS_INIT_DISTRIBUTE_TIME = new MethodRef(STORE_STATS_SERVICE, "initPutMessageDistributeTime",
         "()[L" + ATOMIC_LONG + ";");

@@ -76,15 +76,19 @@ class TopicPutCountersTest {
     }
 
     @Test
-    void aCounterTotalsItsAtomicLongAndItsAdder() {
+    void aCounterFoldsItsAdderIntoItsAtomicLong() {
         AddedCounter c = new AddedCounter();
         c.add(40);
         c.incrementAndGet();
         c.addAndGet(2);
         c.add(-3);
+        assertEquals(3L, c.get(), "adds to the adder are not in the AtomicLong until a fold");
         assertEquals(40L, c.total());
-        assertEquals(3L, c.get());
-        assertEquals(40L, AddedCounter.totalOf(c));
+        assertEquals(40L, c.get(), "total() folded the adder into the AtomicLong");
+        assertEquals(40L, c.total(), "a second fold adds nothing");
+        c.add(5);
+        c.addAndGet(1);
+        assertEquals(46L, AddedCounter.totalOf(c));
         assertEquals(7L, AddedCounter.totalOf(new AtomicLong(7)));
     }
 
