@@ -95,9 +95,10 @@ final class Codec {
     static final MethodRef HA_ALL_WAIT_FOR_RUNNING = new MethodRef(HA_WAKEUPS, "allWaitForRunning", WNO + "J)Z");
     static final MethodRef HA_REMOVE_WAITING_THREAD = new MethodRef(HA_WAKEUPS, "removeFromWaitingThreadTable", WNO + ")Z");
     static final String TOPIC_PUT_COUNTERS = "dev/rmqpatch/codec/stats/TopicPutCounters";
-    static final MethodRef COUNTERS_TOPIC_TIMES = new MethodRef(TOPIC_PUT_COUNTERS, "topicTimes",
-        "(L" + Stock.STORE_STATS_SERVICE + ";" + Stock.SSS_TOPIC_TIMES.desc.substring(1));
-    static final MethodRef COUNTERS_TOPIC_SIZE = new MethodRef(TOPIC_PUT_COUNTERS, "topicSize", COUNTERS_TOPIC_TIMES.desc);
+    static final MethodRef COUNTERS_READ_TOPIC = new MethodRef(TOPIC_PUT_COUNTERS, "readTopic",
+        "(Ljava/util/Map;Ljava/lang/String;)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef COUNTERS_COUNTER = new MethodRef(TOPIC_PUT_COUNTERS, "counter", COUNTERS_READ_TOPIC.desc);
+    static final MethodRef COUNTERS_FOLD_ALL = new MethodRef(TOPIC_PUT_COUNTERS, "foldAll", "(Ljava/util/Map;)Ljava/util/Map;");
     static final MethodRef COUNTERS_TIMES_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "timesTotal",
         "(L" + Stock.STORE_STATS_SERVICE + ";)J");
     static final MethodRef COUNTERS_SIZE_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "sizeTotal", COUNTERS_TIMES_TOTAL.desc);

@@ -160,6 +160,15 @@ final class Stock {
     static final MethodRef SSS_TOPIC_SIZE = new MethodRef(STORE_STATS_SERVICE, "getSinglePutMessageTopicSizeTotal",
         SSS_TOPIC_TIMES.desc);
     /** The two readers of the per-topic counters (sums over the maps): runtime info, BrokerStats, TPS sampling. */
+    static final MethodRef SSS_TOPIC_TIMES_MAP = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTopicTimesTotal",
+        "()Ljava/util/Map;");
+    static final MethodRef SSS_TOPIC_SIZE_MAP = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTopicSizeTotal",
+        "()Ljava/util/Map;");
+    /** StoreStatsService's private maps, named like methods (owner, name, field descriptor). */
+    static final MethodRef SSS_TIMES_FIELD = new MethodRef(STORE_STATS_SERVICE, "putMessageTopicTimesTotal",
+        "Ljava/util/concurrent/ConcurrentMap;");
+    static final MethodRef SSS_SIZE_FIELD = new MethodRef(STORE_STATS_SERVICE, "putMessageTopicSizeTotal",
+        "Ljava/util/concurrent/ConcurrentMap;");
     static final MethodRef SSS_TIMES_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTimesTotal", "()J");
     static final MethodRef SSS_SIZE_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageSizeTotal", "()J");
     static final MethodRef ATOMIC_LONG_INCREMENT = new MethodRef(ATOMIC_LONG, "incrementAndGet", "()J");

@@ -179,6 +179,82 @@ class StatsItemsIT {
         }
     }
 
+    /**
+     * P18's counters through stock's API: what the put paths add (through the method P18 adds, then the codec's add,
+     * as the patched CommitLog and doReput do) is what {@code getSinglePutMessageTopicTimesTotal(t).get()}, the maps of
+     * {@code getPutMessageTopicTimesTotal()} and the totals show, as on stock; a write through the getter counts too.
+     */
+    @Test
+    void storePutCountersReadThroughStocksApiAsStock() throws Exception {
+        Random r = new Random();
+        long seed = r.nextLong();
+        r.setSeed(seed);
+        Object stockSss = Class.forName("org.apache.rocketmq.store.StoreStatsService", true, stock).getConstructor().newInstance();
+        Class<?> sssClass = Class.forName("org.apache.rocketmq.store.StoreStatsService", true, patched);
+        Object patchedSss = sssClass.getConstructor().newInstance();
+        // The put paths' way to a topic's counter: the method P18 adds (before it, they called the public getter).
+        Method addedTimes = putPathCounter(sssClass, "rmqpatch$P18$topicTimes", "getSinglePutMessageTopicTimesTotal");
+        Method addedSize = putPathCounter(sssClass, "rmqpatch$P18$topicSize", "getSinglePutMessageTopicSizeTotal");
+        Method add = Class.forName("dev.rmqpatch.codec.stats.TopicPutCounters", true, patched)
+            .getMethod("add", AtomicLong.class, long.class);
+        for (int i = 0; i < 5_000; i++) {
+            String topic = "t" + r.nextInt(5);
+            int bytes = r.nextInt(4_000);
+            switch (r.nextInt(4)) {
+                case 0: // a put, as CommitLog's put paths count it
+                    ((AtomicLong) stockSss.getClass().getMethod("getSinglePutMessageTopicTimesTotal", String.class)
+                        .invoke(stockSss, topic)).incrementAndGet();
+                    ((AtomicLong) stockSss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class)
+                        .invoke(stockSss, topic)).addAndGet(bytes);
+                    add.invoke(null, addedTimes.invoke(null, patchedSss, topic), 1L);
+                    add.invoke(null, addedSize.invoke(null, patchedSss, topic), (long) bytes);
+                    break;
+                case 1: // a write through stock's API (DLedgerCommitLog, a plugin)
+                    for (Object sss : new Object[] {stockSss, patchedSss}) {
+                        ((AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class)
+                            .invoke(sss, topic)).addAndGet(bytes);
+                    }
+                    break;
+                default: // reads through stock's API
+                    for (String getter : new String[] {"getSinglePutMessageTopicTimesTotal", "getSinglePutMessageTopicSizeTotal"}) {
+                        long want = ((AtomicLong) stockSss.getClass().getMethod(getter, String.class).invoke(stockSss, topic)).get();
+                        long got = ((AtomicLong) sssClass.getMethod(getter, String.class).invoke(patchedSss, topic)).get();
+                        assertEquals(want, got, getter + "(" + topic + ").get(), seed " + seed + " step " + i);
+                    }
+                    for (String map : new String[] {"getPutMessageTopicTimesTotal", "getPutMessageTopicSizeTotal"}) {
+                        assertEquals(String.valueOf(new TreeMap<>((Map<?, ?>) stockSss.getClass().getMethod(map).invoke(stockSss))),
+                            String.valueOf(new TreeMap<>((Map<?, ?>) sssClass.getMethod(map).invoke(patchedSss))),
+                            map + "(), seed " + seed + " step " + i);
+                    }
+                    for (String total : new String[] {"getPutMessageTimesTotal", "getPutMessageSizeTotal"}) {
+                        assertEquals(stockSss.getClass().getMethod(total).invoke(stockSss),
+                            sssClass.getMethod(total).invoke(patchedSss), total + "(), seed " + seed + " step " + i);
+                    }
+                    break;
+            }
+        }
+    }
+
+    /** The static method P18 adds (called with the service first), or else the getter, as a static-style call. */
+    private static Method putPathCounter(Class<?> sssClass, String added, String getter) throws Exception {
+        try {
+            return sssClass.getMethod(added, sssClass, String.class);
+        } catch (NoSuchMethodException e) {
+            return Class.forName(StatsItemsIT.class.getName() + "$Getters").getMethod(getter, Object.class, String.class);
+        }
+    }
+
+    /** The public getters in the static shape of the added methods (for the test's run without P18's fix). */
+    public static final class Getters {
+        public static AtomicLong getSinglePutMessageTopicTimesTotal(Object sss, String topic) throws Exception {
+            return (AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicTimesTotal", String.class).invoke(sss, topic);
+        }
+
+        public static AtomicLong getSinglePutMessageTopicSizeTotal(Object sss, String topic) throws Exception {
+            return (AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class).invoke(sss, topic);
+        }
+    }
+
     /** One broker's statistics objects, from one class loader. */
     private static final class Stats {
         final ClassLoader cl;
