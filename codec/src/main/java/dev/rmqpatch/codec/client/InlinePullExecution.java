@@ -1,5 +1,7 @@
 package dev.rmqpatch.codec.client;
 
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import org.apache.rocketmq.logging.InternalLogger;
 import org.apache.rocketmq.logging.InternalLoggerFactory;
 import org.apache.rocketmq.remoting.InvokeCallback;
@@ -45,8 +47,10 @@ public final class InlinePullExecution {
         if (!(responseFuture.getInvokeCallback() instanceof PushConsumerPull)) {
             return false;
         }
-        boolean ioThread = responseFuture.getProcessChannel() != null
-            && responseFuture.getProcessChannel().eventLoop().inEventLoop();
+        // Stock never looks at the channel here: one without an event loop (a test double) is simply not an IO thread.
+        Channel channel = responseFuture.getProcessChannel();
+        EventLoop loop = channel != null ? channel.eventLoop() : null;
+        boolean ioThread = loop != null && loop.inEventLoop();
         if (ioThread) {
             enterIoThreadCallback();
         }
