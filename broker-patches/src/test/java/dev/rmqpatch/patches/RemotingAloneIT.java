@@ -1,8 +1,9 @@
 package dev.rmqpatch.patches;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +38,8 @@ class RemotingAloneIT {
     private static final String[] REMOTING_AND_ITS_STOCK_DEPENDENCIES = {"rocketmq-remoting-", "rocketmq-logging-",
         "fastjson-", "netty-all-"};
 
-    private URLClassLoader stock;
-    private URLClassLoader patched;
+    private Loader stock;
+    private Loader patched;
 
     @BeforeAll
     void loaders() throws Exception {
@@ -55,7 +56,18 @@ class RemotingAloneIT {
         }
     }
 
-    private static URLClassLoader remotingAlone(Path lib) throws IOException {
+    /** A loader that says which classes it has loaded. */
+    private static final class Loader extends URLClassLoader {
+        Loader(URL[] urls) {
+            super(urls, ClassLoader.getPlatformClassLoader());
+        }
+
+        boolean loaded(String name) {
+            return findLoadedClass(name) != null;
+        }
+    }
+
+    private static Loader remotingAlone(Path lib) throws IOException {
         List<URL> urls = new ArrayList<>();
         try (Stream<Path> jars = Files.list(lib)) {
             for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
@@ -69,7 +81,7 @@ class RemotingAloneIT {
                 }
             }
         }
-        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        return new Loader(urls.toArray(new URL[0]));
     }
 
     @Test
@@ -88,6 +100,12 @@ class RemotingAloneIT {
             String stockSide = roundTrip(stock, seed);
             String patchedSide = roundTrip(patched, seed);
             assertEquals(stockSide, patchedSide, "round " + round);
+        }
+        // The hooks ran (P1, P4, P10, P11 ask about every custom header) but never went past their name check.
+        assertTrue(patched.loaded("dev.rmqpatch.codec.hook.HeaderGroups"), "the hooks ran");
+        for (String gated : new String[] {"dev.rmqpatch.codec.hook.HeaderGroups$Loaded", "dev.rmqpatch.codec.header.HeaderCodecs",
+            "dev.rmqpatch.codec.header.HeaderCodecs$Lookup"}) {
+            assertFalse(patched.loaded(gated), gated + " loaded without a rocketmq-common header in hand");
         }
     }
 

@@ -62,7 +62,7 @@ public final class HeaderCodecs {
         return null;
     }
 
-    /** The registry for the remoting hooks, which load this class by name ({@code HeaderGroups}). */
+    /** The registry for the remoting hooks, which reach it only for a header class of rocketmq-common ({@code HeaderGroups}). */
     public static final class Lookup implements HeaderCodecLookup {
 
         @Override

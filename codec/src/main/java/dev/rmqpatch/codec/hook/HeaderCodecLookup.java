@@ -5,8 +5,8 @@ import org.apache.rocketmq.remoting.CommandCustomHeader;
 
 /**
  * The header codecs as the remoting hooks see them: an interface that names only remoting types, implemented by
- * {@code HeaderCodecs.Lookup}, which names rocketmq-common's header classes and is loaded by name only once a header
- * of one of those classes is in hand ({@link HeaderGroups}). So the patched rocketmq-remoting, like stock, runs without
+ * {@code HeaderCodecs.Lookup}, which names rocketmq-common's header classes and is loaded only once a header of one of
+ * those classes is in hand ({@link HeaderGroups}). So the patched rocketmq-remoting, like stock, runs without
  * rocketmq-common.
  */
 public interface HeaderCodecLookup {

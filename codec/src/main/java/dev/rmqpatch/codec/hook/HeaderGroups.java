@@ -1,10 +1,12 @@
 package dev.rmqpatch.codec.hook;
 
+import dev.rmqpatch.codec.header.HeaderCodecs;
+
 /**
  * Which header classes have a hand-written codec, recognised by name: this class names no rocketmq-common class, so
  * the remoting hooks can ask it about any header (a remoting-only application's own headers included) without loading
  * rocketmq-common. Only for a class named here is {@code HeaderCodecs} (which names the common header classes) loaded,
- * by name, and then rocketmq-common is on the class path, since the header in hand is one of its classes.
+ * and then rocketmq-common is on the class path, since the header in hand is one of its classes.
  * HeaderCodecsTest checks that these names are exactly the classes of {@code HeaderCodecs}' two groups.
  */
 public final class HeaderGroups {
@@ -55,16 +57,13 @@ public final class HeaderGroups {
         return Loaded.LOOKUP;
     }
 
+    /**
+     * The one reference from the remoting hooks to the header codecs, which name rocketmq-common's classes: the JVM
+     * loads this holder, and through it HeaderCodecs, only when {@link #codecs} first runs, after {@link #of} matched a
+     * header class by name, so a header of rocketmq-common is in hand. (No reflection: the codec's main classes use
+     * none. PatchedJarDependenciesIT knows this edge as the gate it is.)
+     */
     private static final class Loaded {
-        static final HeaderCodecLookup LOOKUP = load();
-
-        private static HeaderCodecLookup load() {
-            try {
-                return (HeaderCodecLookup) Class.forName("dev.rmqpatch.codec.header.HeaderCodecs$Lookup", true,
-                    HeaderGroups.class.getClassLoader()).getDeclaredConstructor().newInstance();
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("the codec jar lacks its header codecs", e);
-            }
-        }
+        static final HeaderCodecLookup LOOKUP = new HeaderCodecs.Lookup();
     }
 }
