@@ -19,8 +19,11 @@ public final class AddedCounter extends AtomicLong {
 
     private final transient LongAdder added = new LongAdder();
 
-    /** The adder's sum already added to the AtomicLong; guarded by {@code added}'s monitor. */
-    private long folded;
+    /**
+     * The adder's sum already added to the AtomicLong; written under {@code added}'s monitor, after the add to the
+     * AtomicLong, and volatile for {@link #fold}'s check without the lock.
+     */
+    private volatile long folded;
 
     public AddedCounter() {
         super();
@@ -42,12 +45,18 @@ public final class AddedCounter extends AtomicLong {
      * an add racing with the fold's {@code sum()} is in this fold or in the next, never in both or neither.
      */
     public AddedCounter fold() {
+        if (added.sum() == folded) {
+            // Nothing added since the last fold (or adds that cancel out): the AtomicLong already holds the count,
+            // since a fold writes folded only after its add. A counter only stock's API writes (DLedgerCommitLog's,
+            // a plugin's) never takes the lock.
+            return this;
+        }
         synchronized (added) {
             long sum = added.sum();
             long delta = sum - folded;
             if (delta != 0) {
-                folded = sum;
                 addAndGet(delta);
+                folded = sum;
             }
         }
         return this;
