@@ -95,9 +95,10 @@ final class Codec {
     static final MethodRef HA_ALL_WAIT_FOR_RUNNING = new MethodRef(HA_WAKEUPS, "allWaitForRunning", WNO + "J)Z");
     static final MethodRef HA_REMOVE_WAITING_THREAD = new MethodRef(HA_WAKEUPS, "removeFromWaitingThreadTable", WNO + ")Z");
     static final String TOPIC_PUT_COUNTERS = "dev/rmqpatch/codec/stats/TopicPutCounters";
-    static final MethodRef COUNTERS_TOPIC_TIMES = new MethodRef(TOPIC_PUT_COUNTERS, "topicTimes",
-        "(L" + Stock.STORE_STATS_SERVICE + ";" + Stock.SSS_TOPIC_TIMES.desc.substring(1));
-    static final MethodRef COUNTERS_TOPIC_SIZE = new MethodRef(TOPIC_PUT_COUNTERS, "topicSize", COUNTERS_TOPIC_TIMES.desc);
+    static final MethodRef COUNTERS_READ_TOPIC = new MethodRef(TOPIC_PUT_COUNTERS, "readTopic",
+        "(Ljava/util/Map;Ljava/lang/String;)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef COUNTERS_COUNTER = new MethodRef(TOPIC_PUT_COUNTERS, "counter", COUNTERS_READ_TOPIC.desc);
+    static final MethodRef COUNTERS_FOLD_ALL = new MethodRef(TOPIC_PUT_COUNTERS, "foldAll", "(Ljava/util/Map;)Ljava/util/Map;");
     static final MethodRef COUNTERS_TIMES_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "timesTotal",
         "(L" + Stock.STORE_STATS_SERVICE + ";)J");
     static final MethodRef COUNTERS_SIZE_TOTAL = new MethodRef(TOPIC_PUT_COUNTERS, "sizeTotal", COUNTERS_TIMES_TOTAL.desc);
@@ -131,6 +132,9 @@ final class Codec {
     static final MethodRef STATS_ADD = new MethodRef(STATS_ITEM_COUNTERS, "add", "(L" + Stock.ATOMIC_LONG + ";J)J");
     static final MethodRef STATS_INCREMENT = new MethodRef(STATS_ITEM_COUNTERS, "increment", "(L" + Stock.ATOMIC_LONG + ";)J");
     static final MethodRef STATS_GET = new MethodRef(STATS_ITEM_COUNTERS, "get", "(L" + Stock.ATOMIC_LONG + ";)J");
+    static final MethodRef STATS_READ = new MethodRef(STATS_ITEM_COUNTERS, "read",
+        "(L" + Stock.ATOMIC_LONG + ";)L" + Stock.ATOMIC_LONG + ";");
+    static final MethodRef STATS_COUNTER = new MethodRef(STATS_ITEM_COUNTERS, "counter", STATS_READ.desc);
 
     // P22
     static final String GROUP_COMMIT_QUEUE = "dev/rmqpatch/codec/store/GroupCommitQueue";
@@ -180,7 +184,8 @@ final class Codec {
 
     // P31
     static final String INLINE_PULL_CALLBACK = "dev/rmqpatch/codec/client/InlinePullCallback";
-    static final MethodRef INLINE_PULL_EXECUTE = voidEntryHook(INLINE_PULL_CALLBACK, Stock.EXECUTE_INVOKE_CALLBACK);
+    static final MethodRef INLINE_PULL_EXECUTE = voidEntryHook("dev/rmqpatch/codec/client/InlinePullExecution",
+        Stock.EXECUTE_INVOKE_CALLBACK);
     static final MethodRef INLINE_PULL_MESSAGE_ASYNC = voidEntryHook(INLINE_PULL_CALLBACK, Stock.PULL_MESSAGE_ASYNC);
     static final MethodRef INLINE_PULL_INVOKE_ASYNC = new MethodRef(INLINE_PULL_CALLBACK, "invokeAsync",
         "(Lorg/apache/rocketmq/remoting/RemotingClient;" + Stock.REMOTING_CLIENT_INVOKE_ASYNC.desc.substring(1));

@@ -160,6 +160,15 @@ final class Stock {
     static final MethodRef SSS_TOPIC_SIZE = new MethodRef(STORE_STATS_SERVICE, "getSinglePutMessageTopicSizeTotal",
         SSS_TOPIC_TIMES.desc);
     /** The two readers of the per-topic counters (sums over the maps): runtime info, BrokerStats, TPS sampling. */
+    static final MethodRef SSS_TOPIC_TIMES_MAP = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTopicTimesTotal",
+        "()Ljava/util/Map;");
+    static final MethodRef SSS_TOPIC_SIZE_MAP = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTopicSizeTotal",
+        "()Ljava/util/Map;");
+    /** StoreStatsService's private maps, named like methods (owner, name, field descriptor). */
+    static final MethodRef SSS_TIMES_FIELD = new MethodRef(STORE_STATS_SERVICE, "putMessageTopicTimesTotal",
+        "Ljava/util/concurrent/ConcurrentMap;");
+    static final MethodRef SSS_SIZE_FIELD = new MethodRef(STORE_STATS_SERVICE, "putMessageTopicSizeTotal",
+        "Ljava/util/concurrent/ConcurrentMap;");
     static final MethodRef SSS_TIMES_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageTimesTotal", "()J");
     static final MethodRef SSS_SIZE_TOTAL = new MethodRef(STORE_STATS_SERVICE, "getPutMessageSizeTotal", "()J");
     static final MethodRef ATOMIC_LONG_INCREMENT = new MethodRef(ATOMIC_LONG, "incrementAndGet", "()J");
@@ -225,6 +234,11 @@ final class Stock {
     static final MethodRef BSM_INC_BROKER_PUT_NUMS_BY = new MethodRef(BROKER_STATS_MANAGER, "incBrokerPutNums", "(I)V");
     static final MethodRef BSM_INC_BROKER_GET_NUMS = new MethodRef(BROKER_STATS_MANAGER, "incBrokerGetNums", "(I)V");
     static final MethodRef ATOMIC_LONG_GET = new MethodRef(ATOMIC_LONG, "get", "()J");
+    static final MethodRef STATS_ITEM_GET_VALUE = new MethodRef(STATS_ITEM, "getValue", "()L" + ATOMIC_LONG + ";");
+    static final MethodRef STATS_ITEM_GET_TIMES = new MethodRef(STATS_ITEM, "getTimes", "()L" + ATOMIC_LONG + ";");
+    /** StatsItem's private counter fields, named like methods (owner, name, field descriptor). */
+    static final MethodRef STATS_ITEM_VALUE_FIELD = new MethodRef(STATS_ITEM, "value", "L" + ATOMIC_LONG + ";");
+    static final MethodRef STATS_ITEM_TIMES_FIELD = new MethodRef(STATS_ITEM, "times", "L" + ATOMIC_LONG + ";");
     /** The histogram: built (13 {@code new AtomicLong(0)}), one bucket incremented per put, read by two methods. */
     static final MethodRef SSS_INIT_DISTRIBUTE_TIME = new MethodRef(STORE_STATS_SERVICE, "initPutMessageDistributeTime",
         "()[L" + ATOMIC_LONG + ";");

@@ -1,6 +1,7 @@
 package dev.rmqpatch.patches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Socket;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Hand-built SEND_MESSAGE_V2 requests, sent with a raw stock remoting client to the patched broker: each malformed
- * one gets an error response whose remark says what is wrong, the broker keeps serving this and other clients,
+ * one gets the answer stock gives it (a missing or malformed header field is logged and left unset, as stock does), the broker keeps serving this and other clients,
  * and the CommitLog ends up holding exactly the well-formed messages.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -80,23 +81,24 @@ class MalformedSendIT {
 
     @Test
     @Order(2)
-    void missingTopicNamesTheField() throws Exception {
+    void missingTopicGoesOnAsStock() throws Exception {
         HashMap<String, String> f = fields();
         f.remove("b");
         RemotingCommand r = send(f, BAD_BODY);
-        assertEquals(ResponseCode.SYSTEM_ERROR, r.getCode());
-        assertTrue(r.getRemark().contains("RemotingCommandException") && r.getRemark().contains("<b> is null"), r.getRemark());
+        // As stock 4.9.0: the decode logs the missing field and the send processor gets the header with a null topic.
+        assertEquals(ResponseCode.SYSTEM_ERROR, r.getCode(), r.getRemark());
+        assertFalse(String.valueOf(r.getRemark()).contains("custom field"), r.getRemark());
     }
 
     @Test
     @Order(3)
-    void nonNumericQueueIdNamesFieldAndValue() throws Exception {
+    void nonNumericQueueIdGoesOnAsStock() throws Exception {
         HashMap<String, String> f = fields();
         f.put("e", "three");
         RemotingCommand r = send(f, BAD_BODY);
-        assertEquals(ResponseCode.SYSTEM_ERROR, r.getCode());
-        // Stock 4.9.0 logs the bad field, leaves queueId null and answers with a bare NullPointerException.
-        assertTrue(r.getRemark().contains("<e> is not an int") && r.getRemark().contains("three"), r.getRemark());
+        // Stock 4.9.0 logs the bad field, leaves queueId null and answers with a bare NullPointerException; so does P1.
+        assertEquals(ResponseCode.SYSTEM_ERROR, r.getCode(), r.getRemark());
+        assertFalse(String.valueOf(r.getRemark()).contains("custom field"), r.getRemark());
     }
 
     @Test

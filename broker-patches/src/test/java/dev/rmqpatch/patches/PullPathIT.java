@@ -2,6 +2,7 @@ package dev.rmqpatch.patches;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -178,8 +179,8 @@ class PullPathIT {
     }
 
     /**
-     * A PULL_MESSAGE request without its queueId on a raw connection: an error response either way; with P10 on, its
-     * remark names the field (stock fails later, on the null, and says so).
+     * A PULL_MESSAGE request without its queueId on a raw connection: the same error response with P10 on and off
+     * (stock's decode logs the missing field and the processor fails later, on the null).
      */
     private static void pullWithoutQueueId(TestCluster cluster, boolean on) throws Exception {
         NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
@@ -193,7 +194,9 @@ class PullPathIT {
             }
             RemotingCommand response = client.invokeSync(cluster.brokerAddr(), request, 10_000);
             assertEquals(ResponseCode.SYSTEM_ERROR, response.getCode(), String.valueOf(response.getRemark()));
-            assertEquals(on, String.valueOf(response.getRemark()).contains("the custom field <queueId> is null"),
+            // As stock 4.9.0, with P10 on or off: the decode logs the missing field, leaves it null, and the
+            // processor fails on the null.
+            assertFalse(String.valueOf(response.getRemark()).contains("the custom field <queueId> is null"),
                 response.getRemark());
         } finally {
             client.shutdown();

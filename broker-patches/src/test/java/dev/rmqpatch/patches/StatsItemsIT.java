@@ -70,12 +70,18 @@ class StatsItemsIT {
                 op.apply(p);
                 op.apply(o);
                 if (i % 4_999 == 0) {
-                    assertEquals(s.report(), p.report(), "seed " + seed + " after " + i);
+                    // report() samples, as the broker's timers do: in every loader at the same points.
+                    Map<String, String> want = s.report();
+                    assertSameReport(want, p.report(), "seed " + seed + " after " + i);
+                    assertSameReport(want, o.report(), "switched off, seed " + seed + " after " + i);
                 }
             }
             Map<String, String> want = s.report();
-            assertEquals(want, p.report(), "seed " + seed);
-            assertEquals(want, o.report(), "switched off, seed " + seed);
+            assertSameReport(want, p.report(), "seed " + seed);
+            assertSameReport(want, o.report(), "switched off, seed " + seed);
+            assertEquals(s.seen, p.seen, "what getValue()/getTimes() and the samples showed, seed " + seed);
+            assertEquals(s.seen, o.seen, "switched off, seed " + seed);
+            assertTrue(s.seen.stream().anyMatch(x -> !x.equals("null") && !x.startsWith("0")), s.seen.toString());
             assertTrue(want.size() > 20, want.toString());
         } finally {
             s.close();
@@ -100,6 +106,9 @@ class StatsItemsIT {
                         start.await();
                         for (int i = 0; i < 30_000; i++) {
                             Op op = Op.random(r);
+                            if (op.kind >= 13) {
+                                continue; // a sample between concurrent adds holds whatever had finished: not comparable
+                            }
                             op.apply(s);
                             op.apply(p);
                         }
@@ -117,7 +126,7 @@ class StatsItemsIT {
                 thread.join();
             }
             assertTrue(failures.isEmpty(), failures::toString);
-            assertEquals(s.report(), p.report(), "seed " + seed);
+            assertSameReport(s.report(), p.report(), "seed " + seed);
         } finally {
             s.close();
             p.close();
@@ -139,13 +148,17 @@ class StatsItemsIT {
                 assertEquals(expected, value.getClass().getName());
                 assertEquals(expected, histogram[0].getClass().getName());
             }
-            // Stock's raw AtomicLong holds the writes while the patch is off; with it on, the adder does.
+            // Stock's raw AtomicLong holds the writes while the patch is off; with it on, the adder does, and
+            // getValue() folds it into the AtomicLong it returns (upstream's StatsItemSetTest, BrokerStatsManagerTest).
             Object off = o.call(o.call(o.manager, "getStatsItem", new Class<?>[] {String.class, String.class},
                 "TOPIC_PUT_NUMS", "T"), "getValue", new Class<?>[0]);
             assertEquals(1L, ((AtomicLong) off).get());
-            Object on = p.call(p.call(p.manager, "getStatsItem", new Class<?>[] {String.class, String.class},
-                "TOPIC_PUT_NUMS", "T"), "getValue", new Class<?>[0]);
-            assertEquals(0L, ((AtomicLong) on).get());
+            Object onItem = p.call(p.manager, "getStatsItem", new Class<?>[] {String.class, String.class}, "TOPIC_PUT_NUMS", "T");
+            p.call(p.manager, "incTopicPutNums", new Class<?>[] {String.class}, "T");
+            assertEquals(1L, ((AtomicLong) field(onItem, "value")).get(), "the second add went to the adder");
+            assertEquals(2L, ((AtomicLong) p.call(onItem, "getValue", new Class<?>[0])).get());
+            assertEquals(2L, ((AtomicLong) field(onItem, "value")).get(), "getValue() folded it in");
+            assertEquals(2L, ((AtomicLong) p.call(onItem, "getTimes", new Class<?>[0])).get());
             // The private printTps reader (the [PAGECACHERT] log line) links and runs on the patched class; it needs
             // the sampling lists the service's thread fills, so one sample is taken first.
             Method sampling = p.store.getClass().getDeclaredMethod("sampling");
@@ -163,6 +176,82 @@ class StatsItemsIT {
         } finally {
             p.close();
             o.close();
+        }
+    }
+
+    /**
+     * P18's counters through stock's API: what the put paths add (through the method P18 adds, then the codec's add,
+     * as the patched CommitLog and doReput do) is what {@code getSinglePutMessageTopicTimesTotal(t).get()}, the maps of
+     * {@code getPutMessageTopicTimesTotal()} and the totals show, as on stock; a write through the getter counts too.
+     */
+    @Test
+    void storePutCountersReadThroughStocksApiAsStock() throws Exception {
+        Random r = new Random();
+        long seed = r.nextLong();
+        r.setSeed(seed);
+        Object stockSss = Class.forName("org.apache.rocketmq.store.StoreStatsService", true, stock).getConstructor().newInstance();
+        Class<?> sssClass = Class.forName("org.apache.rocketmq.store.StoreStatsService", true, patched);
+        Object patchedSss = sssClass.getConstructor().newInstance();
+        // The put paths' way to a topic's counter: the method P18 adds (before it, they called the public getter).
+        Method addedTimes = putPathCounter(sssClass, "rmqpatch$P18$topicTimes", "getSinglePutMessageTopicTimesTotal");
+        Method addedSize = putPathCounter(sssClass, "rmqpatch$P18$topicSize", "getSinglePutMessageTopicSizeTotal");
+        Method add = Class.forName("dev.rmqpatch.codec.stats.TopicPutCounters", true, patched)
+            .getMethod("add", AtomicLong.class, long.class);
+        for (int i = 0; i < 5_000; i++) {
+            String topic = "t" + r.nextInt(5);
+            int bytes = r.nextInt(4_000);
+            switch (r.nextInt(4)) {
+                case 0: // a put, as CommitLog's put paths count it
+                    ((AtomicLong) stockSss.getClass().getMethod("getSinglePutMessageTopicTimesTotal", String.class)
+                        .invoke(stockSss, topic)).incrementAndGet();
+                    ((AtomicLong) stockSss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class)
+                        .invoke(stockSss, topic)).addAndGet(bytes);
+                    add.invoke(null, addedTimes.invoke(null, patchedSss, topic), 1L);
+                    add.invoke(null, addedSize.invoke(null, patchedSss, topic), (long) bytes);
+                    break;
+                case 1: // a write through stock's API (DLedgerCommitLog, a plugin)
+                    for (Object sss : new Object[] {stockSss, patchedSss}) {
+                        ((AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class)
+                            .invoke(sss, topic)).addAndGet(bytes);
+                    }
+                    break;
+                default: // reads through stock's API
+                    for (String getter : new String[] {"getSinglePutMessageTopicTimesTotal", "getSinglePutMessageTopicSizeTotal"}) {
+                        long want = ((AtomicLong) stockSss.getClass().getMethod(getter, String.class).invoke(stockSss, topic)).get();
+                        long got = ((AtomicLong) sssClass.getMethod(getter, String.class).invoke(patchedSss, topic)).get();
+                        assertEquals(want, got, getter + "(" + topic + ").get(), seed " + seed + " step " + i);
+                    }
+                    for (String map : new String[] {"getPutMessageTopicTimesTotal", "getPutMessageTopicSizeTotal"}) {
+                        assertEquals(String.valueOf(new TreeMap<>((Map<?, ?>) stockSss.getClass().getMethod(map).invoke(stockSss))),
+                            String.valueOf(new TreeMap<>((Map<?, ?>) sssClass.getMethod(map).invoke(patchedSss))),
+                            map + "(), seed " + seed + " step " + i);
+                    }
+                    for (String total : new String[] {"getPutMessageTimesTotal", "getPutMessageSizeTotal"}) {
+                        assertEquals(stockSss.getClass().getMethod(total).invoke(stockSss),
+                            sssClass.getMethod(total).invoke(patchedSss), total + "(), seed " + seed + " step " + i);
+                    }
+                    break;
+            }
+        }
+    }
+
+    /** The static method P18 adds (called with the service first), or else the getter, as a static-style call. */
+    private static Method putPathCounter(Class<?> sssClass, String added, String getter) throws Exception {
+        try {
+            return sssClass.getMethod(added, sssClass, String.class);
+        } catch (NoSuchMethodException e) {
+            return Class.forName(StatsItemsIT.class.getName() + "$Getters").getMethod(getter, Object.class, String.class);
+        }
+    }
+
+    /** The public getters in the static shape of the added methods (for the test's run without P18's fix). */
+    public static final class Getters {
+        public static AtomicLong getSinglePutMessageTopicTimesTotal(Object sss, String topic) throws Exception {
+            return (AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicTimesTotal", String.class).invoke(sss, topic);
+        }
+
+        public static AtomicLong getSinglePutMessageTopicSizeTotal(Object sss, String topic) throws Exception {
+            return (AtomicLong) sss.getClass().getMethod("getSinglePutMessageTopicSizeTotal", String.class).invoke(sss, topic);
         }
     }
 
@@ -192,6 +281,13 @@ class StatsItemsIT {
             executor.shutdown();
         }
 
+        /** What the API reads of this run saw, in order (compared between loaders in one-thread runs). */
+        final List<String> seen = new ArrayList<>();
+
+        synchronized void seen(String what) {
+            seen.add(what);
+        }
+
         Object call(Object target, String name, Class<?>[] types, Object... args) throws Exception {
             Method m = target.getClass().getMethod(name, types);
             return m.invoke(target, args);
@@ -210,6 +306,9 @@ class StatsItemsIT {
                 Map<String, Object> items = new TreeMap<>((Map<String, Object>) field(set.getValue(), "statsItemTable"));
                 for (Map.Entry<String, Object> item : items.entrySet()) {
                     Object it = item.getValue();
+                    out.put(set.getKey() + "/" + item.getKey() + "/getValue,getTimes",
+                        ((AtomicLong) call(it, "getValue", new Class<?>[0])).get() + " "
+                            + ((AtomicLong) call(it, "getTimes", new Class<?>[0])).get());
                     call(it, "samplingInSeconds", new Class<?>[0]);
                     call(it, "samplingInMinutes", new Class<?>[0]);
                     call(it, "samplingInHour", new Class<?>[0]);
@@ -256,7 +355,7 @@ class StatsItemsIT {
         static Op random(Random r) {
             long[] bounds = {0, 10, 50, 100, 200, 500, 1000, 2000, 3000, 4000, 5000, 10000, 20000};
             long latency = r.nextInt(5) == 0 ? bounds[r.nextInt(bounds.length)] - r.nextInt(2) : r.nextInt(12_000) - 5;
-            return new Op(r.nextInt(11), "topic-" + r.nextInt(r.nextBoolean() ? 3 : 30), "group-" + r.nextInt(4),
+            return new Op(r.nextInt(15), "topic-" + r.nextInt(r.nextBoolean() ? 3 : 30), "group-" + r.nextInt(4),
                 1 + r.nextInt(r.nextBoolean() ? 4 : 4_000), latency);
         }
 
@@ -295,10 +394,67 @@ class StatsItemsIT {
                 case 9:
                     s.call(s.rtSet, "addRTValue", new Class<?>[] {String.class, int.class, int.class}, topic, n, 1);
                     break;
-                default:
+                case 10:
                     s.call(s.store, "setPutMessageEntireTimeMax", new Class<?>[] {long.class}, latency);
                     break;
+                case 11: { // a plugin's or a monitor's read through stock's API (upstream's tests read so)
+                    Object item = item(s);
+                    s.seen(item == null ? "null" : ((AtomicLong) s.call(item, "getValue", new Class<?>[0])).get() + "/"
+                        + ((AtomicLong) s.call(item, "getTimes", new Class<?>[0])).get());
+                    break;
+                }
+                case 12: { // a write through stock's API, as 4.9.0's own StatsItemSet.addValue wrote
+                    Object item = item(s);
+                    if (item != null) {
+                        s.seen(String.valueOf(((AtomicLong) s.call(item, "getValue", new Class<?>[0])).addAndGet(n)));
+                        ((AtomicLong) s.call(item, "getTimes", new Class<?>[0])).incrementAndGet();
+                    }
+                    break;
+                }
+                case 13: { // the broker's sampling timer, between two adds
+                    Object item = item(s);
+                    if (item != null) {
+                        s.call(item, "samplingInSeconds", new Class<?>[0]);
+                    }
+                    break;
+                }
+                default: {
+                    Object item = item(s);
+                    if (item != null) {
+                        s.call(item, "samplingInMinutes", new Class<?>[0]);
+                        Object snap = s.call(item, "getStatsDataInHour", new Class<?>[0]);
+                        s.seen(s.call(snap, "getSum", new Class<?>[0]) + " " + s.call(snap, "getTimes", new Class<?>[0]));
+                    }
+                    break;
+                }
             }
+        }
+
+        /** A StatsItem this op's topic or group may have created (or null, as stock's getStatsItem answers). */
+        private Object item(Stats s) throws Exception {
+            String[][] items = {{"TOPIC_PUT_NUMS", topic}, {"TOPIC_PUT_SIZE", topic}, {"BROKER_PUT_NUMS", "StatsItemsIT"},
+                {"BROKER_GET_NUMS", "StatsItemsIT"}, {"GROUP_GET_NUMS", topic + "@" + group}, {"RT", topic}};
+            String[] which = items[n % items.length];
+            if (which[0].equals("RT")) {
+                return s.call(s.rtSet, "getStatsItem", new Class<?>[] {String.class}, which[1]);
+            }
+            return s.call(s.manager, "getStatsItem", new Class<?>[] {String.class, String.class}, which[0], which[1]);
+        }
+    }
+
+    /** Equal reports, or a failure that names only the entries that differ. */
+    private static void assertSameReport(Map<String, String> want, Map<String, String> got, String where) {
+        if (!want.equals(got)) {
+            StringBuilder sb = new StringBuilder(where);
+            java.util.Set<String> keys = new java.util.TreeSet<>(want.keySet());
+            keys.addAll(got.keySet());
+            int shown = 0;
+            for (String k : keys) {
+                if (!java.util.Objects.equals(want.get(k), got.get(k)) && shown++ < 20) {
+                    sb.append("\n  ").append(k).append(": stock ").append(want.get(k)).append(", here ").append(got.get(k));
+                }
+            }
+            org.junit.jupiter.api.Assertions.fail(sb.toString());
         }
     }
 

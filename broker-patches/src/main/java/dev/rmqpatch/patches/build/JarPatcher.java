@@ -29,6 +29,7 @@ import dev.rmqpatch.patches.transform.ClassPool;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
+import dev.rmqpatch.patches.transform.ReplaceCall;
 import dev.rmqpatch.patches.transform.Switch;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -85,6 +86,15 @@ public final class JarPatcher {
                     patchesByJar.get(jar).add(label);
                 }
                 pool.requireSwitch(sw, label);
+            }
+            for (Patch patch : patches) {
+                for (MethodEdit edit : patch.edits()) {
+                    MethodRef added = edit instanceof ReplaceCall ? ((ReplaceCall) edit).addedMethod() : null;
+                    if (added != null && !hasMethod(patchedClasses.get(added.owner), added)) {
+                        throw new PatchException(PatchTargets.label(patch) + ": " + edit.describe() + ", but no edit of "
+                            + "the patch adds " + added);
+                    }
+                }
             }
             for (MethodEdit edit : always) {
                 File jar = pool.jarOf(edit.target().owner);
@@ -159,6 +169,17 @@ public final class JarPatcher {
         } catch (PatchException e) {
             throw new PatchException(label + ": " + e.getMessage());
         }
+    }
+
+    private static boolean hasMethod(ClassNode cls, MethodRef ref) {
+        if (cls != null) {
+            for (MethodNode m : cls.methods) {
+                if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static List<File> jarsIn(File dir) throws IOException {

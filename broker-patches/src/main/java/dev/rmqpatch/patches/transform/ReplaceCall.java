@@ -26,12 +26,20 @@ public final class ReplaceCall implements MethodEdit {
     private final int expectedSites;
     /** INVOKESTATIC, INVOKEVIRTUAL or INVOKEINTERFACE: how {@code call} is invoked at the sites. */
     private final int invoke;
+    /** The replacement is a method an {@link AddDelegate} of the same patch adds to the called class, not a codec method. */
+    private final boolean added;
 
     public ReplaceCall(MethodRef inMethod, MethodRef call, MethodRef replacement, int expectedSites) {
         this(inMethod, call, replacement, expectedSites, Opcodes.INVOKESTATIC);
     }
 
     private ReplaceCall(MethodRef inMethod, MethodRef call, MethodRef replacement, int expectedSites, int invoke) {
+        this(inMethod, call, replacement, expectedSites, invoke, false);
+    }
+
+    private ReplaceCall(MethodRef inMethod, MethodRef call, MethodRef replacement, int expectedSites, int invoke,
+                        boolean added) {
+        this.added = added;
         this.inMethod = inMethod;
         this.call = call;
         this.replacement = replacement;
@@ -51,6 +59,27 @@ public final class ReplaceCall implements MethodEdit {
         return new ReplaceCall(inMethod, call, replacement, expectedSites, invoke);
     }
 
+    /**
+     * Like {@link #ofInstanceCall}, but the replacement is a {@code public static} method that an {@link AddDelegate}
+     * of the same patch adds to the called method's class (for a caller that must reach that class's private state
+     * another way than through the call it replaces); the patcher checks it was added ({@link #addedMethod}).
+     */
+    public static ReplaceCall ofInstanceCallToAdded(MethodRef inMethod, MethodRef call, int invoke, MethodRef addedMethod,
+                                                    int expectedSites) {
+        if (invoke != Opcodes.INVOKEVIRTUAL && invoke != Opcodes.INVOKEINTERFACE) {
+            throw new IllegalArgumentException("not an instance call opcode: " + invoke);
+        }
+        if (!addedMethod.owner.equals(call.owner)) {
+            throw new IllegalArgumentException(addedMethod + " is not in " + call.owner);
+        }
+        return new ReplaceCall(inMethod, call, addedMethod, expectedSites, invoke, true);
+    }
+
+    /** The method another edit adds that this one calls, or null (a codec method, checked through {@link #calls}). */
+    public MethodRef addedMethod() {
+        return added ? replacement : null;
+    }
+
     /** The descriptor the replacement (and the bridge) must have: the call's, with the receiver first if any. */
     private String staticDesc() {
         return invoke == Opcodes.INVOKESTATIC ? call.desc : "(L" + call.owner + ";" + call.desc.substring(1);
@@ -63,7 +92,7 @@ public final class ReplaceCall implements MethodEdit {
 
     @Override
     public List<MethodRef> calls() {
-        return Collections.singletonList(replacement);
+        return added ? Collections.<MethodRef>emptyList() : Collections.singletonList(replacement);
     }
 
     @Override

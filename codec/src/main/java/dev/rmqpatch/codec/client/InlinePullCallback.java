@@ -2,11 +2,8 @@ package dev.rmqpatch.codec.client;
 
 import org.apache.rocketmq.client.consumer.PullCallback;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
-import org.apache.rocketmq.logging.InternalLogger;
-import org.apache.rocketmq.logging.InternalLoggerFactory;
 import org.apache.rocketmq.remoting.InvokeCallback;
 import org.apache.rocketmq.remoting.RemotingClient;
-import org.apache.rocketmq.remoting.common.RemotingHelper;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.netty.NettyRemotingAbstract;
 import org.apache.rocketmq.remoting.netty.ResponseFuture;
@@ -31,8 +28,6 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  */
 public final class InlinePullCallback {
 
-    private static final InternalLogger LOG = InternalLoggerFactory.getLogger(RemotingHelper.ROCKETMQ_REMOTING);
-
     /** The push consumer's own PullCallback, created per pull request by {@code DefaultMQPushConsumerImpl.pullMessage}. */
     static final String PUSH_CONSUMER_PULL_CALLBACK = "org.apache.rocketmq.client.impl.consumer.DefaultMQPushConsumerImpl$1";
 
@@ -47,24 +42,7 @@ public final class InlinePullCallback {
     /** Set by {@link #pullMessageAsync} on entry, taken by the {@link #invokeAsync} of the same call on the same thread. */
     private static final ThreadLocal<Boolean> PUSH_CONSUMERS_PULL = new ThreadLocal<Boolean>();
 
-    /** Set while a push consumer's pull callback runs here on the IO thread of the channel that answered (P33 reads it). */
-    private static final ThreadLocal<Boolean> ON_IO_THREAD = new ThreadLocal<Boolean>();
-
     private InlinePullCallback() {
-    }
-
-    /** A pull's InvokeCallback that may run where the pull completed: the push consumer's own, unchanged. */
-    static final class PushConsumerPull implements InvokeCallback {
-        final InvokeCallback stock;
-
-        PushConsumerPull(InvokeCallback stock) {
-            this.stock = stock;
-        }
-
-        @Override
-        public void operationComplete(ResponseFuture responseFuture) {
-            stock.operationComplete(responseFuture);
-        }
     }
 
     /**
@@ -82,7 +60,7 @@ public final class InlinePullCallback {
                                    InvokeCallback callback) throws InterruptedException, RemotingException {
         Boolean push = PUSH_CONSUMERS_PULL.get();
         PUSH_CONSUMERS_PULL.set(Boolean.FALSE);
-        client.invokeAsync(addr, request, timeoutMillis, Boolean.TRUE.equals(push) ? new PushConsumerPull(callback) : callback);
+        client.invokeAsync(addr, request, timeoutMillis, Boolean.TRUE.equals(push) ? new InlinePullExecution.PushConsumerPull(callback) : callback);
     }
 
     /** Whether {@code pullCallback} is the push consumer's own. */
@@ -90,48 +68,21 @@ public final class InlinePullCallback {
         return pullCallback != null && IS_PUSH_CONSUMERS.get(pullCallback.getClass());
     }
 
-    /**
-     * Entry hook of {@code NettyRemotingAbstract.executeInvokeCallback(ResponseFuture)}: runs a push consumer's pull
-     * callback here, as stock runs a callback its executor refused (catch and log what it throws, then release the
-     * request's permit), and returns true; returns false for every other callback, which the stock body then submits.
-     */
-    public static boolean executeInvokeCallback(NettyRemotingAbstract remoting, ResponseFuture responseFuture) {
-        if (!(responseFuture.getInvokeCallback() instanceof PushConsumerPull)) {
-            return false;
-        }
-        boolean ioThread = responseFuture.getProcessChannel() != null
-            && responseFuture.getProcessChannel().eventLoop().inEventLoop();
-        if (ioThread) {
-            enterIoThreadCallback();
-        }
-        try {
-            responseFuture.executeInvokeCallback();
-        } catch (Throwable e) {
-            LOG.warn("executeInvokeCallback Exception", e);
-        } finally {
-            if (ioThread) {
-                leaveIoThreadCallback();
-            }
-            responseFuture.release();
-        }
-        return true;
+    /** See {@link InlinePullExecution#executeInvokeCallback} (tests). */
+    static boolean executeInvokeCallback(NettyRemotingAbstract remoting, ResponseFuture responseFuture) {
+        return InlinePullExecution.executeInvokeCallback(remoting, responseFuture);
     }
 
-    /**
-     * Whether this thread is running a push consumer's pull callback here, on the IO thread of the channel that
-     * answered the pull (not the timer thread that expires one): where P33 may make the next pull.
-     */
+    /** See {@link InlinePullExecution#onIoThread}. */
     public static boolean onIoThread() {
-        return ON_IO_THREAD.get() != null;
+        return InlinePullExecution.onIoThread();
     }
 
-    /** From here this thread runs a push consumer's pull callback on the IO thread that read its answer. */
     static void enterIoThreadCallback() {
-        ON_IO_THREAD.set(Boolean.TRUE);
+        InlinePullExecution.enterIoThreadCallback();
     }
 
-    /** The callback {@link #enterIoThreadCallback} announced has returned. */
     static void leaveIoThreadCallback() {
-        ON_IO_THREAD.remove();
+        InlinePullExecution.leaveIoThreadCallback();
     }
 }

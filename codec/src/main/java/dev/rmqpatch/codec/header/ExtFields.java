@@ -2,12 +2,18 @@ package dev.rmqpatch.codec.header;
 
 import java.util.Map;
 
+import org.apache.rocketmq.logging.InternalLogger;
+import org.apache.rocketmq.logging.InternalLoggerFactory;
+import org.apache.rocketmq.remoting.common.RemotingHelper;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 
 /**
- * Typed reads of ext-field values with stock's parse rules ({@code Integer.parseInt}, {@code Long.parseLong},
- * {@code Boolean.parseBoolean}) but clear failures: stock 4.9.0 logs a bad field and leaves it null, which
- * surfaces later as a NullPointerException far from the cause.
+ * Typed reads of ext-field values with stock 4.9.0's rules ({@code RemotingCommand.decodeCommandCustomHeader}):
+ * {@code Integer.parseInt}, {@code Long.parseLong}, {@code Boolean.parseBoolean}; a value that is absent or does not
+ * parse gives null, and the codec then leaves the header's field at its default, as stock does. Stock throws "the
+ * custom field &lt;f&gt; is null" for an absent {@code @CFNotNull} field and a NumberFormatException for a malformed
+ * number inside a catch that logs them ("Failed field [f] decoding", on the remoting logger) and goes on to the next
+ * field, so the request is served; these reads log the same line with the same exception and go on too.
  */
 final class ExtFields {
 
@@ -18,47 +24,21 @@ final class ExtFields {
     private ExtFields() {
     }
 
-    static String requireString(Map<String, String> ext, String field) throws RemotingCommandException {
-        String value = ext == null ? null : ext.get(field);
-        if (value == null) {
-            throw missing(field);
+    /** The value, or null when absent (logged as stock does when the field is {@code @CFNotNull}). */
+    static String string(Map<String, String> ext, String field, boolean notNull) {
+        String value = ext.get(field);
+        if (value == null && notNull) {
+            Log.failed(field, new RemotingCommandException("the custom field <" + field + "> is null"));
         }
         return value;
     }
 
-    static String optionalString(Map<String, String> ext, String field) {
-        return ext == null ? null : ext.get(field);
-    }
-
-    static Integer requireInt(Map<String, String> ext, String field) throws RemotingCommandException {
-        return parseInt(requireString(ext, field), field);
-    }
-
-    static Integer optionalInt(Map<String, String> ext, String field) throws RemotingCommandException {
-        String value = optionalString(ext, field);
-        return value == null ? null : parseInt(value, field);
-    }
-
-    static Long requireLong(Map<String, String> ext, String field) throws RemotingCommandException {
-        String value = requireString(ext, field);
-        long fast = asciiDigits(value, MAX_LONG_DIGITS);
-        if (fast >= 0) {
-            return fast;
+    /** The parsed value, or null when absent or malformed (both logged as stock logs them). */
+    static Integer intValue(Map<String, String> ext, String field, boolean notNull) {
+        String value = string(ext, field, notNull);
+        if (value == null) {
+            return null;
         }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw malformed(field, value, "a long");
-        }
-    }
-
-    /** Absent means false, as for stock's primitive boolean fields; any text but "true" (any case) is false. */
-    static boolean optionalBoolean(Map<String, String> ext, String field) {
-        String value = optionalString(ext, field);
-        return value != null && Boolean.parseBoolean(value);
-    }
-
-    private static Integer parseInt(String value, String field) throws RemotingCommandException {
         long fast = asciiDigits(value, MAX_INT_DIGITS);
         if (fast >= 0) {
             return (int) fast;
@@ -66,8 +46,33 @@ final class ExtFields {
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw malformed(field, value, "an int");
+            Log.failed(field, e);
+            return null;
         }
+    }
+
+    /** The parsed value, or null when absent or malformed (both logged as stock logs them). */
+    static Long longValue(Map<String, String> ext, String field, boolean notNull) {
+        String value = string(ext, field, notNull);
+        if (value == null) {
+            return null;
+        }
+        long fast = asciiDigits(value, MAX_LONG_DIGITS);
+        if (fast >= 0) {
+            return fast;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            Log.failed(field, e);
+            return null;
+        }
+    }
+
+    /** Null when absent (the field keeps its default); otherwise stock's {@code Boolean.parseBoolean}. */
+    static Boolean booleanValue(Map<String, String> ext, String field) {
+        String value = ext.get(field);
+        return value == null ? null : Boolean.valueOf(Boolean.parseBoolean(value));
     }
 
     static void putIfNotNull(Map<String, String> ext, String field, Object value) {
@@ -99,17 +104,12 @@ final class ExtFields {
         return v;
     }
 
-    private static RemotingCommandException missing(String field) {
-        return new RemotingCommandException("the custom field <" + field + "> is null");
-    }
+    /** Stock's logger and line, made only when a field fails (never on a well-formed request). */
+    private static final class Log {
+        private static final InternalLogger LOG = InternalLoggerFactory.getLogger(RemotingHelper.ROCKETMQ_REMOTING);
 
-    private static RemotingCommandException malformed(String field, String value, String type) {
-        String shown = value;
-        if (value.length() > 64) {
-            // Never cut between the two halves of a surrogate pair: a lone surrogate would garble the log line.
-            int cut = Character.isHighSurrogate(value.charAt(63)) ? 63 : 64;
-            shown = value.substring(0, cut) + "...";
+        static void failed(String field, Throwable e) {
+            LOG.error("Failed field [{}] decoding", field, e);
         }
-        return new RemotingCommandException("the custom field <" + field + "> is not " + type + ": \"" + shown + "\"");
     }
 }

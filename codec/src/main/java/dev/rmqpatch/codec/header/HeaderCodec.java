@@ -16,11 +16,14 @@ public interface HeaderCodec<T extends CommandCustomHeader> {
     Class<T> headerClass();
 
     /**
-     * Builds a fully populated header through its setters, then runs its {@code checkFields()} as stock does.
+     * Builds the header through its setters, then runs its {@code checkFields()} as stock does.
      *
      * @param extFields the command's ext fields; null means every field is absent
-     * @throws RemotingCommandException naming the field when a required field is missing or a number is malformed;
-     *                                  never returns a half-filled header
+     * A field that is absent, or whose number does not parse, is logged as stock logs it and left at the header's
+     * default, as stock 4.9.0 leaves it (the request is then served); {@code extFields == null} gives the empty header
+     * without {@code checkFields()}, as stock.
+     *
+     * @throws RemotingCommandException what the header's {@code checkFields()} throws, as stock
      */
     T decode(Map<String, String> extFields) throws RemotingCommandException;
 

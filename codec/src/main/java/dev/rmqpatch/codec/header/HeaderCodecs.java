@@ -1,13 +1,15 @@
 package dev.rmqpatch.codec.header;
 
+import dev.rmqpatch.codec.hook.HeaderCodecLookup;
 import org.apache.rocketmq.remoting.CommandCustomHeader;
 
 /**
  * The registry through which the patched remoting layer finds a hand-written codec for a header class, in two
  * groups because each group is behind its own patches' switches: the send path's headers (P1 decode, P4 encode)
  * and the pull path's (P10 decode, P11 encode). Classes without a codec stay on stock reflection. To add a header:
- * write its {@link HeaderCodec} and list it in the group of the patch that owns it; the tests pick it up from
- * {@link #all()}.
+ * write its {@link HeaderCodec} and list it in the group of the patch that owns it, and its class name in
+ * {@code HeaderGroups} (which the remoting hooks ask first, so that remoting alone never loads this class); the
+ * tests pick it up from {@link #all()}.
  */
 public final class HeaderCodecs {
 
@@ -58,5 +60,19 @@ public final class HeaderCodecs {
             }
         }
         return null;
+    }
+
+    /** The registry for the remoting hooks, which reach it only for a header class of rocketmq-common ({@code HeaderGroups}). */
+    public static final class Lookup implements HeaderCodecLookup {
+
+        @Override
+        public HeaderCodec<? extends CommandCustomHeader> sendPath(Class<? extends CommandCustomHeader> headerClass) {
+            return HeaderCodecs.sendPath(headerClass);
+        }
+
+        @Override
+        public HeaderCodec<? extends CommandCustomHeader> pullPath(Class<? extends CommandCustomHeader> headerClass) {
+            return HeaderCodecs.pullPath(headerClass);
+        }
     }
 }

@@ -1,10 +1,10 @@
 package dev.rmqpatch.codec.header;
 
-import static dev.rmqpatch.codec.header.ExtFields.optionalString;
+import static dev.rmqpatch.codec.header.ExtFields.booleanValue;
+import static dev.rmqpatch.codec.header.ExtFields.intValue;
+import static dev.rmqpatch.codec.header.ExtFields.longValue;
 import static dev.rmqpatch.codec.header.ExtFields.putIfNotNull;
-import static dev.rmqpatch.codec.header.ExtFields.requireInt;
-import static dev.rmqpatch.codec.header.ExtFields.requireLong;
-import static dev.rmqpatch.codec.header.ExtFields.requireString;
+import static dev.rmqpatch.codec.header.ExtFields.string;
 
 import java.util.Map;
 
@@ -26,17 +26,45 @@ public final class PullMessageRequestHeaderCodec implements HeaderCodec<PullMess
     @Override
     public PullMessageRequestHeader decode(Map<String, String> ext) throws RemotingCommandException {
         PullMessageRequestHeader h = new PullMessageRequestHeader();
-        h.setConsumerGroup(requireString(ext, "consumerGroup"));
-        h.setTopic(requireString(ext, "topic"));
-        h.setQueueId(requireInt(ext, "queueId"));
-        h.setQueueOffset(requireLong(ext, "queueOffset"));
-        h.setMaxMsgNums(requireInt(ext, "maxMsgNums"));
-        h.setSysFlag(requireInt(ext, "sysFlag"));
-        h.setCommitOffset(requireLong(ext, "commitOffset"));
-        h.setSuspendTimeoutMillis(requireLong(ext, "suspendTimeoutMillis"));
-        h.setSubscription(optionalString(ext, "subscription"));
-        h.setSubVersion(requireLong(ext, "subVersion"));
-        h.setExpressionType(optionalString(ext, "expressionType"));
+        if (ext == null) {
+            return h; // stock: an empty header, checkFields not called
+        }
+        String s;
+        if ((s = string(ext, "consumerGroup", true)) != null) {
+            h.setConsumerGroup(s);
+        }
+        if ((s = string(ext, "topic", true)) != null) {
+            h.setTopic(s);
+        }
+        Integer i;
+        if ((i = intValue(ext, "queueId", true)) != null) {
+            h.setQueueId(i);
+        }
+        Long l;
+        if ((l = longValue(ext, "queueOffset", true)) != null) {
+            h.setQueueOffset(l);
+        }
+        if ((i = intValue(ext, "maxMsgNums", true)) != null) {
+            h.setMaxMsgNums(i);
+        }
+        if ((i = intValue(ext, "sysFlag", true)) != null) {
+            h.setSysFlag(i);
+        }
+        if ((l = longValue(ext, "commitOffset", true)) != null) {
+            h.setCommitOffset(l);
+        }
+        if ((l = longValue(ext, "suspendTimeoutMillis", true)) != null) {
+            h.setSuspendTimeoutMillis(l);
+        }
+        if ((s = string(ext, "subscription", false)) != null) {
+            h.setSubscription(s);
+        }
+        if ((l = longValue(ext, "subVersion", true)) != null) {
+            h.setSubVersion(l);
+        }
+        if ((s = string(ext, "expressionType", false)) != null) {
+            h.setExpressionType(s);
+        }
         h.checkFields();
         return h;
     }

@@ -1,7 +1,10 @@
 package dev.rmqpatch.codec.header;
 
+import static dev.rmqpatch.codec.header.ExtFields.booleanValue;
+import static dev.rmqpatch.codec.header.ExtFields.intValue;
+import static dev.rmqpatch.codec.header.ExtFields.longValue;
 import static dev.rmqpatch.codec.header.ExtFields.putIfNotNull;
-import static dev.rmqpatch.codec.header.ExtFields.requireLong;
+import static dev.rmqpatch.codec.header.ExtFields.string;
 
 import java.util.Map;
 
@@ -22,10 +25,22 @@ public final class PullMessageResponseHeaderCodec implements HeaderCodec<PullMes
     @Override
     public PullMessageResponseHeader decode(Map<String, String> ext) throws RemotingCommandException {
         PullMessageResponseHeader h = new PullMessageResponseHeader();
-        h.setSuggestWhichBrokerId(requireLong(ext, "suggestWhichBrokerId"));
-        h.setNextBeginOffset(requireLong(ext, "nextBeginOffset"));
-        h.setMinOffset(requireLong(ext, "minOffset"));
-        h.setMaxOffset(requireLong(ext, "maxOffset"));
+        if (ext == null) {
+            return h; // stock: an empty header, checkFields not called
+        }
+        Long l;
+        if ((l = longValue(ext, "suggestWhichBrokerId", true)) != null) {
+            h.setSuggestWhichBrokerId(l);
+        }
+        if ((l = longValue(ext, "nextBeginOffset", true)) != null) {
+            h.setNextBeginOffset(l);
+        }
+        if ((l = longValue(ext, "minOffset", true)) != null) {
+            h.setMinOffset(l);
+        }
+        if ((l = longValue(ext, "maxOffset", true)) != null) {
+            h.setMaxOffset(l);
+        }
         h.checkFields();
         return h;
     }

@@ -1,12 +1,10 @@
 package dev.rmqpatch.codec.header;
 
-import static dev.rmqpatch.codec.header.ExtFields.optionalBoolean;
-import static dev.rmqpatch.codec.header.ExtFields.optionalInt;
-import static dev.rmqpatch.codec.header.ExtFields.optionalString;
+import static dev.rmqpatch.codec.header.ExtFields.booleanValue;
+import static dev.rmqpatch.codec.header.ExtFields.intValue;
+import static dev.rmqpatch.codec.header.ExtFields.longValue;
 import static dev.rmqpatch.codec.header.ExtFields.putIfNotNull;
-import static dev.rmqpatch.codec.header.ExtFields.requireInt;
-import static dev.rmqpatch.codec.header.ExtFields.requireLong;
-import static dev.rmqpatch.codec.header.ExtFields.requireString;
+import static dev.rmqpatch.codec.header.ExtFields.string;
 
 import java.util.Map;
 
@@ -24,19 +22,52 @@ public final class SendMessageRequestHeaderCodec implements HeaderCodec<SendMess
     @Override
     public SendMessageRequestHeader decode(Map<String, String> ext) throws RemotingCommandException {
         SendMessageRequestHeader h = new SendMessageRequestHeader();
-        h.setProducerGroup(requireString(ext, "producerGroup"));
-        h.setTopic(requireString(ext, "topic"));
-        h.setDefaultTopic(requireString(ext, "defaultTopic"));
-        h.setDefaultTopicQueueNums(requireInt(ext, "defaultTopicQueueNums"));
-        h.setQueueId(requireInt(ext, "queueId"));
-        h.setSysFlag(requireInt(ext, "sysFlag"));
-        h.setBornTimestamp(requireLong(ext, "bornTimestamp"));
-        h.setFlag(requireInt(ext, "flag"));
-        h.setProperties(optionalString(ext, "properties"));
-        h.setReconsumeTimes(optionalInt(ext, "reconsumeTimes"));
-        h.setUnitMode(optionalBoolean(ext, "unitMode"));
-        h.setBatch(optionalBoolean(ext, "batch"));
-        h.setMaxReconsumeTimes(optionalInt(ext, "maxReconsumeTimes"));
+        if (ext == null) {
+            return h; // stock: an empty header, checkFields not called
+        }
+        String s;
+        if ((s = string(ext, "producerGroup", true)) != null) {
+            h.setProducerGroup(s);
+        }
+        if ((s = string(ext, "topic", true)) != null) {
+            h.setTopic(s);
+        }
+        if ((s = string(ext, "defaultTopic", true)) != null) {
+            h.setDefaultTopic(s);
+        }
+        Integer i;
+        if ((i = intValue(ext, "defaultTopicQueueNums", true)) != null) {
+            h.setDefaultTopicQueueNums(i);
+        }
+        if ((i = intValue(ext, "queueId", true)) != null) {
+            h.setQueueId(i);
+        }
+        if ((i = intValue(ext, "sysFlag", true)) != null) {
+            h.setSysFlag(i);
+        }
+        Long l;
+        if ((l = longValue(ext, "bornTimestamp", true)) != null) {
+            h.setBornTimestamp(l);
+        }
+        if ((i = intValue(ext, "flag", true)) != null) {
+            h.setFlag(i);
+        }
+        if ((s = string(ext, "properties", false)) != null) {
+            h.setProperties(s);
+        }
+        if ((i = intValue(ext, "reconsumeTimes", false)) != null) {
+            h.setReconsumeTimes(i);
+        }
+        Boolean b;
+        if ((b = booleanValue(ext, "unitMode")) != null) {
+            h.setUnitMode(b);
+        }
+        if ((b = booleanValue(ext, "batch")) != null) {
+            h.setBatch(b);
+        }
+        if ((i = intValue(ext, "maxReconsumeTimes", false)) != null) {
+            h.setMaxReconsumeTimes(i);
+        }
         h.checkFields();
         return h;
     }

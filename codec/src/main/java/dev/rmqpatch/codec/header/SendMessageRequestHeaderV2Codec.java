@@ -1,12 +1,10 @@
 package dev.rmqpatch.codec.header;
 
-import static dev.rmqpatch.codec.header.ExtFields.optionalBoolean;
-import static dev.rmqpatch.codec.header.ExtFields.optionalInt;
-import static dev.rmqpatch.codec.header.ExtFields.optionalString;
+import static dev.rmqpatch.codec.header.ExtFields.booleanValue;
+import static dev.rmqpatch.codec.header.ExtFields.intValue;
+import static dev.rmqpatch.codec.header.ExtFields.longValue;
 import static dev.rmqpatch.codec.header.ExtFields.putIfNotNull;
-import static dev.rmqpatch.codec.header.ExtFields.requireInt;
-import static dev.rmqpatch.codec.header.ExtFields.requireLong;
-import static dev.rmqpatch.codec.header.ExtFields.requireString;
+import static dev.rmqpatch.codec.header.ExtFields.string;
 
 import java.util.Map;
 
@@ -27,19 +25,52 @@ public final class SendMessageRequestHeaderV2Codec implements HeaderCodec<SendMe
     @Override
     public SendMessageRequestHeaderV2 decode(Map<String, String> ext) throws RemotingCommandException {
         SendMessageRequestHeaderV2 h = new SendMessageRequestHeaderV2();
-        h.setA(requireString(ext, "a"));   // producerGroup
-        h.setB(requireString(ext, "b"));   // topic
-        h.setC(requireString(ext, "c"));   // defaultTopic
-        h.setD(requireInt(ext, "d"));      // defaultTopicQueueNums
-        h.setE(requireInt(ext, "e"));      // queueId
-        h.setF(requireInt(ext, "f"));      // sysFlag
-        h.setG(requireLong(ext, "g"));     // bornTimestamp
-        h.setH(requireInt(ext, "h"));      // flag
-        h.setI(optionalString(ext, "i"));  // properties
-        h.setJ(optionalInt(ext, "j"));     // reconsumeTimes
-        h.setK(optionalBoolean(ext, "k")); // unitMode
-        h.setL(optionalInt(ext, "l"));     // maxReconsumeTimes
-        h.setM(optionalBoolean(ext, "m")); // batch
+        if (ext == null) {
+            return h; // stock: an empty header, checkFields not called
+        }
+        String s;
+        if ((s = string(ext, "a", true)) != null) { // producerGroup
+            h.setA(s);
+        }
+        if ((s = string(ext, "b", true)) != null) { // topic
+            h.setB(s);
+        }
+        if ((s = string(ext, "c", true)) != null) { // defaultTopic
+            h.setC(s);
+        }
+        Integer i;
+        if ((i = intValue(ext, "d", true)) != null) { // defaultTopicQueueNums
+            h.setD(i);
+        }
+        if ((i = intValue(ext, "e", true)) != null) { // queueId
+            h.setE(i);
+        }
+        if ((i = intValue(ext, "f", true)) != null) { // sysFlag
+            h.setF(i);
+        }
+        Long l;
+        if ((l = longValue(ext, "g", true)) != null) { // bornTimestamp
+            h.setG(l);
+        }
+        if ((i = intValue(ext, "h", true)) != null) { // flag
+            h.setH(i);
+        }
+        if ((s = string(ext, "i", false)) != null) { // properties
+            h.setI(s);
+        }
+        if ((i = intValue(ext, "j", false)) != null) { // reconsumeTimes
+            h.setJ(i);
+        }
+        Boolean b;
+        if ((b = booleanValue(ext, "k")) != null) { // unitMode
+            h.setK(b);
+        }
+        if ((i = intValue(ext, "l", false)) != null) { // maxReconsumeTimes
+            h.setL(i);
+        }
+        if ((b = booleanValue(ext, "m")) != null) { // batch
+            h.setM(b);
+        }
         h.checkFields();
         return h;
     }

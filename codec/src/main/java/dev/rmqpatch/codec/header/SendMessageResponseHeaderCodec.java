@@ -1,10 +1,10 @@
 package dev.rmqpatch.codec.header;
 
-import static dev.rmqpatch.codec.header.ExtFields.optionalString;
+import static dev.rmqpatch.codec.header.ExtFields.booleanValue;
+import static dev.rmqpatch.codec.header.ExtFields.intValue;
+import static dev.rmqpatch.codec.header.ExtFields.longValue;
 import static dev.rmqpatch.codec.header.ExtFields.putIfNotNull;
-import static dev.rmqpatch.codec.header.ExtFields.requireInt;
-import static dev.rmqpatch.codec.header.ExtFields.requireLong;
-import static dev.rmqpatch.codec.header.ExtFields.requireString;
+import static dev.rmqpatch.codec.header.ExtFields.string;
 
 import java.util.Map;
 
@@ -22,10 +22,24 @@ public final class SendMessageResponseHeaderCodec implements HeaderCodec<SendMes
     @Override
     public SendMessageResponseHeader decode(Map<String, String> ext) throws RemotingCommandException {
         SendMessageResponseHeader h = new SendMessageResponseHeader();
-        h.setMsgId(requireString(ext, "msgId"));
-        h.setQueueId(requireInt(ext, "queueId"));
-        h.setQueueOffset(requireLong(ext, "queueOffset"));
-        h.setTransactionId(optionalString(ext, "transactionId"));
+        if (ext == null) {
+            return h; // stock: an empty header, checkFields not called
+        }
+        String s;
+        if ((s = string(ext, "msgId", true)) != null) {
+            h.setMsgId(s);
+        }
+        Integer i;
+        if ((i = intValue(ext, "queueId", true)) != null) {
+            h.setQueueId(i);
+        }
+        Long l;
+        if ((l = longValue(ext, "queueOffset", true)) != null) {
+            h.setQueueOffset(l);
+        }
+        if ((s = string(ext, "transactionId", false)) != null) {
+            h.setTransactionId(s);
+        }
         h.checkFields();
         return h;
     }

@@ -3,7 +3,6 @@ package dev.rmqpatch.codec.hook;
 import java.util.HashMap;
 
 import dev.rmqpatch.codec.header.HeaderCodec;
-import dev.rmqpatch.codec.header.HeaderCodecs;
 import dev.rmqpatch.codec.json.JsonHeaderReader;
 import dev.rmqpatch.codec.json.JsonHeaderWriter;
 import dev.rmqpatch.codec.security.AutoTypeGuard;
@@ -18,7 +17,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  * reflective header methods and return a "not handled" value (null, false) for header classes without a codec,
  * and the stock method body then runs unchanged. The JSON-header hooks replace the one fastjson call in
  * {@code headerDecode} and {@code headerEncode} and make that call themselves for whatever their reader or writer
- * declines. Uses only RemotingCommand's public API.
+ * declines. Uses only RemotingCommand's public API, and names no rocketmq-common class: the header codecs are reached
+ * through {@link HeaderGroups}, only for a header of one of their classes.
  */
 public final class RemotingCommandHooks {
 
@@ -32,7 +32,10 @@ public final class RemotingCommandHooks {
     public static CommandCustomHeader decodeCommandCustomHeader(RemotingCommand cmd,
                                                                 Class<? extends CommandCustomHeader> headerClass)
         throws RemotingCommandException {
-        HeaderCodec<? extends CommandCustomHeader> codec = HeaderCodecs.sendPath(headerClass);
+        if (HeaderGroups.of(headerClass) != HeaderGroups.SEND) {
+            return null;
+        }
+        HeaderCodec<? extends CommandCustomHeader> codec = HeaderGroups.codecs().sendPath(headerClass);
         return codec == null ? null : codec.decode(cmd.getExtFields());
     }
 
@@ -40,20 +43,25 @@ public final class RemotingCommandHooks {
     public static CommandCustomHeader decodePullCustomHeader(RemotingCommand cmd,
                                                              Class<? extends CommandCustomHeader> headerClass)
         throws RemotingCommandException {
-        HeaderCodec<? extends CommandCustomHeader> codec = HeaderCodecs.pullPath(headerClass);
+        if (HeaderGroups.of(headerClass) != HeaderGroups.PULL) {
+            return null;
+        }
+        HeaderCodec<? extends CommandCustomHeader> codec = HeaderGroups.codecs().pullPath(headerClass);
         return codec == null ? null : codec.decode(cmd.getExtFields());
     }
 
     /** P4, start of {@code makeCustomHeaderToNet()}: true when the send-path custom header was encoded here. */
     public static boolean makeCustomHeaderToNet(RemotingCommand cmd) {
         CommandCustomHeader header = cmd.readCustomHeader();
-        return header != null && encode(cmd, header, HeaderCodecs.sendPath(header.getClass()));
+        return header != null && HeaderGroups.of(header.getClass()) == HeaderGroups.SEND
+            && encode(cmd, header, HeaderGroups.codecs().sendPath(header.getClass()));
     }
 
     /** P11, start of {@code makeCustomHeaderToNet()}: true when the pull-path custom header was encoded here. */
     public static boolean makePullHeaderToNet(RemotingCommand cmd) {
         CommandCustomHeader header = cmd.readCustomHeader();
-        return header != null && encode(cmd, header, HeaderCodecs.pullPath(header.getClass()));
+        return header != null && HeaderGroups.of(header.getClass()) == HeaderGroups.PULL
+            && encode(cmd, header, HeaderGroups.codecs().pullPath(header.getClass()));
     }
 
     @SuppressWarnings("unchecked")

@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.netty.channel.Channel;
-import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.remoting.netty.RequestTask;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
@@ -64,13 +63,18 @@ public final class InlineSend {
         }
     }
 
+    /** RequestCode.SEND_MESSAGE, SEND_MESSAGE_V2, SEND_BATCH_MESSAGE (InlineSendTest checks them against RequestCode). */
+    static final int SEND_MESSAGE = 10;
+    static final int SEND_MESSAGE_V2 = 310;
+    static final int SEND_BATCH_MESSAGE = 320;
+
     /**
-     * The sends the broker's send executor serves (RequestCode's constants are compile-time ints, copied into this
-     * class by javac: no rocketmq-common class is loaded for them).
+     * The sends the broker's send executor serves. RequestCode's values are spelled here, not named: javac keeps a
+     * class reference to RequestCode (rocketmq-common) in the constant pool of a class that names its constants, and
+     * this class is reached from rocketmq-remoting, whose stock POM does not bring rocketmq-common.
      */
     static boolean isSend(int code) {
-        return code == RequestCode.SEND_MESSAGE || code == RequestCode.SEND_MESSAGE_V2
-            || code == RequestCode.SEND_BATCH_MESSAGE;
+        return code == SEND_MESSAGE || code == SEND_MESSAGE_V2 || code == SEND_BATCH_MESSAGE;
     }
 
     /** Send tasks counted now (tests). */

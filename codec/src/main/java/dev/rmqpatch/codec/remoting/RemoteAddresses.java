@@ -20,16 +20,25 @@ public final class RemoteAddresses {
     private RemoteAddresses() {
     }
 
-    /** Same result as stock {@code RemotingHelper.parseChannelRemoteAddr(channel)}. */
+    /**
+     * Same result as stock {@code RemotingHelper.parseChannelRemoteAddr(channel)} for any {@link Channel}. Stock never
+     * calls {@code attr}: a channel that keeps no attributes (a test double whose {@code attr} returns null or throws,
+     * an attribute that does not keep what is set) gets stock's computation on every call.
+     */
     public static String parseChannelRemoteAddr(Channel channel) {
         if (channel == null) {
             return "";
         }
-        Attribute<String> cached = channel.attr(KEY);
-        String addr = cached.get();
+        Attribute<String> cached;
+        try {
+            cached = channel.attr(KEY);
+        } catch (RuntimeException e) {
+            cached = null;
+        }
+        String addr = cached != null ? cached.get() : null;
         if (addr == null) {
             addr = compute(channel.remoteAddress());
-            if (!addr.isEmpty()) {
+            if (cached != null && !addr.isEmpty()) {
                 cached.set(addr);
             }
         }

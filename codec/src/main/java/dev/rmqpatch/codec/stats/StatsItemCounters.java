@@ -13,7 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * stock's own field or array; the writers, whose results stock discards, call {@link #add}/{@link #increment}
  * (LongAdder cells, no compare-and-set on a shared line), and every reader of these counters in 4.9.0
  * (StatsItem's {@code samplingInSeconds/Minutes/Hour}, StoreStatsService's {@code putMessageDistributeTimeToString}
- * and {@code printTps}) calls {@link #get}, stock's value.
+ * and {@code printTps}) calls {@link #get}, stock's value, and {@code StatsItem.getValue()/getTimes()} return the
+ * counter folded ({@link #read}): the AtomicLong stays the truth for stock's API, the adder is a write buffer
+ * ({@link AddedCounter#fold}). The writers reach the counter through methods the patch adds ({@link #counter}), so
+ * an add does not fold.
  */
 public final class StatsItemCounters {
 
@@ -39,8 +42,26 @@ public final class StatsItemCounters {
         return add(counter, 1L);
     }
 
-    /** Replaces {@code counter.get()} in the readers: the value stock's AtomicLong would hold. */
+    /** Replaces {@code counter.get()} in the readers: the value stock's AtomicLong would hold (the adder folded in). */
     public static long get(AtomicLong counter) {
         return AddedCounter.totalOf(counter);
+    }
+
+    /**
+     * Replaces the bodies of {@code StatsItem.getValue()} and {@code getTimes()}, given the field: the counter with its
+     * adder folded in, so that whoever reads it ({@code getValue().get()}: plugins, monitoring, upstream's tests) or
+     * writes it ({@code getValue().addAndGet(x)}, {@code set}) sees and changes stock's value.
+     */
+    public static AtomicLong read(AtomicLong counter) {
+        return AddedCounter.folded(counter);
+    }
+
+    /**
+     * Behind the {@code StatsItem.rmqpatch$P21$value/times} methods the patch adds, which the patched writers
+     * ({@code StatsItemSet.addValue/addRTValue}, BrokerStatsManager's {@code incBroker*}) call instead of
+     * {@code getValue()/getTimes()}: the counter as it is, unfolded, for the add that follows.
+     */
+    public static AtomicLong counter(AtomicLong counter) {
+        return counter;
     }
 }

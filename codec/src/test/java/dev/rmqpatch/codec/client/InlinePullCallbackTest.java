@@ -96,7 +96,11 @@ class InlinePullCallbackTest {
         final List<String> ranOn = new ArrayList<>();
 
         Recording(InvokeCallback callback, Semaphore permits) {
-            super(null, 1, 3000, callback, new SemaphoreReleaseOnlyOnce(permits));
+            this(null, callback, permits);
+        }
+
+        Recording(io.netty.channel.Channel channel, InvokeCallback callback, Semaphore permits) {
+            super(channel, 1, 3000, callback, new SemaphoreReleaseOnlyOnce(permits));
         }
 
         @Override
@@ -112,9 +116,9 @@ class InlinePullCallbackTest {
         assertFalse(InlinePullCallback.isPushConsumers(APPLICATIONS));
         assertFalse(InlinePullCallback.isPushConsumers(null));
         InvokeCallback push = pulled(pushConsumersPullCallback());
-        assertTrue(push instanceof InlinePullCallback.PushConsumerPull, String.valueOf(push));
+        assertTrue(push instanceof InlinePullExecution.PushConsumerPull, String.valueOf(push));
         assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2",
-            ((InlinePullCallback.PushConsumerPull) push).stock.getClass().getName(), "stock's callback inside, unchanged");
+            ((InlinePullExecution.PushConsumerPull) push).stock.getClass().getName(), "stock's callback inside, unchanged");
         InvokeCallback application = pulled(APPLICATIONS);
         assertEquals("org.apache.rocketmq.client.impl.MQClientAPIImpl$2", application.getClass().getName(),
             "an application's PullCallback: stock's callback as it was");
@@ -152,5 +156,19 @@ class InlinePullCallbackTest {
         }
         assertNull(new Recording(null, new Semaphore(0)).getInvokeCallback());
         assertFalse(InlinePullCallback.executeInvokeCallback(null, new Recording(null, new Semaphore(0))));
+    }
+
+    /** A channel without an event loop (a test double, as upstream's client tests use): handled as with no channel. */
+    @Test
+    void aChannelWithoutAnEventLoopIsHandledAsStockWouldNotNotice() throws Exception {
+        io.netty.channel.Channel noLoop = (io.netty.channel.Channel) java.lang.reflect.Proxy.newProxyInstance(
+            getClass().getClassLoader(), new Class<?>[] {io.netty.channel.Channel.class},
+            (proxy, m, args) -> m.getName().equals("hashCode") ? System.identityHashCode(proxy) : null);
+        Semaphore permits = new Semaphore(0);
+        Recording f = new Recording(noLoop, pulled(pushConsumersPullCallback()), permits);
+        f.putResponse(null);
+        assertTrue(InlinePullCallback.executeInvokeCallback(null, f));
+        assertEquals(1, permits.availablePermits(), "the request's permit released");
+        assertFalse(InlinePullCallback.onIoThread());
     }
 }

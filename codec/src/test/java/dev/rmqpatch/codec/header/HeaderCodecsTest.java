@@ -33,6 +33,23 @@ class HeaderCodecsTest {
         return Arrays.stream(HeaderCodecs.all());
     }
 
+    /** The remoting hooks recognise exactly these classes by name, in the same groups (HeaderGroups names no class). */
+    @Test
+    void headerGroupsNameExactlyTheRegisteredClasses() throws Exception {
+        Set<String> send = new TreeSet<>();
+        Set<String> pull = new TreeSet<>();
+        for (HeaderCodec<?> c : HeaderCodecs.all()) {
+            (HeaderCodecs.sendPath(c.headerClass()) != null ? send : pull).add(c.headerClass().getName());
+        }
+        assertEquals(send, new TreeSet<>(Arrays.asList(dev.rmqpatch.codec.hook.HeaderGroups.SEND_PATH)));
+        assertEquals(pull, new TreeSet<>(Arrays.asList(dev.rmqpatch.codec.hook.HeaderGroups.PULL_PATH)));
+        dev.rmqpatch.codec.hook.HeaderCodecLookup lookup = new HeaderCodecs.Lookup();
+        for (HeaderCodec<?> c : HeaderCodecs.all()) {
+            assertSame(c, HeaderCodecs.sendPath(c.headerClass()) != null ? lookup.sendPath(c.headerClass())
+                : lookup.pullPath(c.headerClass()));
+        }
+    }
+
     @Test
     void registersTheSendAndPullPathHeaders() {
         Set<Class<?>> registered = codecs().map(HeaderCodec::headerClass).collect(Collectors.toSet());

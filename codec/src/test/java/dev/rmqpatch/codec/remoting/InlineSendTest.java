@@ -50,6 +50,13 @@ class InlineSendTest {
     }
 
     @Test
+    void sendCodesAreRequestCodes() {
+        assertEquals(org.apache.rocketmq.common.protocol.RequestCode.SEND_MESSAGE, InlineSend.SEND_MESSAGE);
+        assertEquals(org.apache.rocketmq.common.protocol.RequestCode.SEND_MESSAGE_V2, InlineSend.SEND_MESSAGE_V2);
+        assertEquals(org.apache.rocketmq.common.protocol.RequestCode.SEND_BATCH_MESSAGE, InlineSend.SEND_BATCH_MESSAGE);
+    }
+
+    @Test
     void anIdleExecutorsSendRunsOnTheReadingThread() throws Exception {
         for (int code : new int[] {10, 310, 320}) {
             AtomicReference<Thread> ranOn = new AtomicReference<>();

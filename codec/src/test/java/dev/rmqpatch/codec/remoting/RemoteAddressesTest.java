@@ -70,4 +70,68 @@ class RemoteAddressesTest {
             assertEquals(i >= 0 ? s.substring(i + 1) : s, RemoteAddresses.compute(a), s);
         }
     }
+
+    /**
+     * Channels that keep no attributes, as upstream's broker tests mock them (attr returns null), or whose attr throws
+     * or whose attribute forgets what is set, with every kind of remote address (null, resolved, unresolved, a
+     * SocketAddress whose text is empty or has no '/'): the same string as stock on every call.
+     */
+    @Test
+    void anyChannelAsStockEvenWithoutAttributes() {
+        java.util.Random rnd = new java.util.Random(42);
+        java.net.SocketAddress[] addresses = {null, new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 10911),
+            InetSocketAddress.createUnresolved("broker-a", 10911), text(""), text("no-slash:1"), text("a/b/c:2")};
+        for (int round = 0; round < 200; round++) {
+            java.net.SocketAddress a = addresses[rnd.nextInt(addresses.length)];
+            Channel ch = channel(a, rnd.nextInt(4));
+            for (int call = 0; call < 3; call++) {
+                assertEquals(RemotingHelper.parseChannelRemoteAddr(ch), RemoteAddresses.parseChannelRemoteAddr(ch),
+                    "address " + a);
+            }
+        }
+    }
+
+    private static java.net.SocketAddress text(final String s) {
+        return new java.net.SocketAddress() {
+            @Override
+            public String toString() {
+                return s;
+            }
+        };
+    }
+
+    /** attrKind: 0 attr returns null, 1 attr throws, 2 an attribute that keeps nothing, 3 one that keeps its value. */
+    private static Channel channel(final java.net.SocketAddress remote, final int attrKind) {
+        final java.util.concurrent.atomic.AtomicReference<Object> kept = new java.util.concurrent.atomic.AtomicReference<Object>();
+        final Object attribute = java.lang.reflect.Proxy.newProxyInstance(RemoteAddressesTest.class.getClassLoader(),
+            new Class<?>[] {io.netty.util.Attribute.class}, (proxy, m, args) -> {
+                if (m.getName().equals("get")) {
+                    return attrKind == 3 ? kept.get() : null;
+                }
+                if (m.getName().equals("set") && attrKind == 3) {
+                    kept.set(args[0]);
+                }
+                return null;
+            });
+        return (Channel) java.lang.reflect.Proxy.newProxyInstance(RemoteAddressesTest.class.getClassLoader(),
+            new Class<?>[] {Channel.class}, (proxy, m, args) -> {
+                switch (m.getName()) {
+                    case "remoteAddress":
+                        return remote;
+                    case "attr":
+                        if (attrKind == 1) {
+                            throw new UnsupportedOperationException("no attributes");
+                        }
+                        return attrKind == 0 ? null : attribute;
+                    case "hashCode":
+                        return System.identityHashCode(proxy);
+                    case "equals":
+                        return proxy == args[0];
+                    case "toString":
+                        return "test channel";
+                    default:
+                        throw new UnsupportedOperationException(m.getName());
+                }
+            });
+    }
 }

@@ -76,10 +76,25 @@ class StatsItemCountersTest {
         return c;
     }
 
-    /** One random write, stock's call on stock's counter and the patched call on the patched one. */
+    /**
+     * One random write, stock's call on stock's counter and the patched call on the patched one; or a read or a write
+     * through stock's API ({@code StatsItem.getValue()}, which folds: {@link StatsItemCounters#read}), which in one
+     * thread must show stock's value, and from several threads, racing with the adds, must lose and double nothing.
+     */
     private static void apply(Random r, AtomicLong[] stock, AtomicLong[] patched) {
         int i = r.nextInt(COUNTERS);
-        if (r.nextInt(3) == 0) {
+        int kind = r.nextInt(12);
+        if (kind == 0) {
+            long want = stock[i].get();
+            long got = StatsItemCounters.read(patched[i]).get();
+            if (Thread.currentThread().getName().equals("main")) {
+                assertEquals(want, got, "getValue().get()");
+            }
+        } else if (kind == 1) {
+            int v = r.nextInt(4_000);
+            stock[i].addAndGet(v);
+            StatsItemCounters.read(patched[i]).addAndGet(v); // a plugin's write, as 4.9.0's own addValue wrote
+        } else if (kind < 5) {
             stock[i].incrementAndGet();
             StatsItemCounters.increment(patched[i]);
         } else {
