@@ -95,8 +95,8 @@ final class BatchPropertySeparatorPatch implements Patch {
 
     @Override
     public String benchmark() {
-        return "not measured: it only changes what a batch stores; a 4.9.0 client's batch costs one scan of its "
-            + "message lengths more";
+        return "BatchEncodeBenchmark (a 4.9.0 client's batch: one scan of its message lengths more than stock; a "
+            + "4.9.1+ client's: the codec's encode instead of stock's)";
     }
 
     @Override
