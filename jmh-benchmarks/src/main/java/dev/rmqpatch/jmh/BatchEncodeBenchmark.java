@@ -14,6 +14,7 @@ import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExtBatch;
+import org.apache.rocketmq.store.CommitLog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -53,28 +54,23 @@ public class BatchEncodeBenchmark {
         public String client;
 
         public MessageExtBatch batch;
-        public Object stockEncoder;
+        public CommitLog.MessageExtBatchEncoder stockEncoder;
         public ByteBuffer patchedBuffer;
-        private java.lang.reflect.Method encode;
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
             batch = batch(client.equals("4.9.0"));
-            Class<?> c = Class.forName("org.apache.rocketmq.store.CommitLog$MessageExtBatchEncoder");
-            Constructor<?> ctor = c.getDeclaredConstructor(int.class);
+            // Public class and method, package-private constructor.
+            Constructor<CommitLog.MessageExtBatchEncoder> ctor =
+                CommitLog.MessageExtBatchEncoder.class.getDeclaredConstructor(int.class);
             ctor.setAccessible(true);
             stockEncoder = ctor.newInstance(MAX_MESSAGE_SIZE);
-            encode = c.getMethod("encode", MessageExtBatch.class);
             // The patched method's own encoder: its buffer is the same kind (direct, maxMessageSize).
             patchedBuffer = ByteBuffer.allocateDirect(MAX_MESSAGE_SIZE);
         }
 
         ByteBuffer stock() {
-            try {
-                return (ByteBuffer) encode.invoke(stockEncoder, batch);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
+            return stockEncoder.encode(batch);
         }
     }
 
