@@ -212,6 +212,10 @@ final class Codec {
     static final MethodRef INSTANCE_ENDPOINT_MEMO = new MethodRef("dev/rmqpatch/codec/client/InstanceEndpoints",
         "validateInstanceEndpoint", Stock.VALIDATE_INSTANCE_ENDPOINT.desc);
 
+    // P36
+    static final MethodRef BATCH_PROPERTY_SEPARATOR = new MethodRef("dev/rmqpatch/codec/store/BatchPropertySeparator",
+        "encode", "(Ljava/nio/ByteBuffer;IL" + Stock.MESSAGE_EXT_BATCH + ";)Ljava/nio/ByteBuffer;");
+
     /**
      * The entry hook of the instance method {@code target} (returning void) in codec class {@code owner}, named as the
      * target: its receiver, then its arguments, returning whether it handled the call.

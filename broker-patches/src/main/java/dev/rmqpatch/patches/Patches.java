@@ -44,6 +44,7 @@ public final class Patches {
         new InlineNextPullPatch(),
         new TopicCheckPatch(),
         new NamespaceMemoPatch(),
+        new BatchPropertySeparatorPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

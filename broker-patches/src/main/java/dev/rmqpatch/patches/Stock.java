@@ -183,6 +183,10 @@ final class Stock {
         "(L" + MESSAGE_EXT_BATCH + ";)Ljava/util/concurrent/CompletableFuture;");
     static final MethodRef COMMIT_LOG_PUT_BATCH = new MethodRef(COMMIT_LOG, "putMessages",
         "(L" + MESSAGE_EXT_BATCH + ";)Lorg/apache/rocketmq/store/PutMessageResult;");
+    /** P36: a batch's messages encoded (outside the put lock) into the thread's batch buffer, before the append. */
+    static final String BATCH_ENCODER = COMMIT_LOG + "$MessageExtBatchEncoder";
+    static final MethodRef BATCH_ENCODE = new MethodRef(BATCH_ENCODER, "encode",
+        "(L" + MESSAGE_EXT_BATCH + ";)Ljava/nio/ByteBuffer;");
     /** P20: the single-message append under the put lock, and the lock it is called under. */
     static final String APPEND_CALLBACK = COMMIT_LOG + "$DefaultAppendMessageCallback";
     static final MethodRef APPEND_CALLBACK_DO_APPEND = new MethodRef(APPEND_CALLBACK, "doAppend",

@@ -407,4 +407,39 @@ class SameWorkTest {
             }
         }
     }
+
+    /**
+     * P36: for a 4.9.0 client's batch the patched method gives stock's bytes (stock's body encodes it); for a 4.9.1+
+     * client's, the documented difference: the same length, and every message read back with every property the
+     * client wrote and the batch's, where stock's bytes lose the last one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"4.9.0", "4.9.1"})
+    void batchEncodePairs(String client) throws Exception {
+        BatchEncodeBenchmark bench = new BatchEncodeBenchmark();
+        BatchEncodeBenchmark.Batch b = new BatchEncodeBenchmark.Batch();
+        b.client = client;
+        b.setUp();
+        byte[] stock = bytes(bench.stock(b));
+        byte[] patched = bytes(bench.patched(b));
+        assertEquals(stock.length, patched.length);
+        if (client.equals("4.9.0")) {
+            assertArrayEquals(stock, patched);
+            return;
+        }
+        Map<String, String> want = new HashMap<>(MessageDecoder.string2messageProperties(Inputs.of(Inputs.TYPICAL).properties));
+        want.put(MessageConst.PROPERTY_CLUSTER, Inputs.CLUSTER_NAME);
+        java.nio.ByteBuffer p = java.nio.ByteBuffer.wrap(patched);
+        java.nio.ByteBuffer s = java.nio.ByteBuffer.wrap(stock);
+        for (int m = 0; m < BatchEncodeBenchmark.MESSAGES; m++) {
+            assertEquals(want, MessageDecoder.decode(p, true, false).getProperties(), "message " + m);
+            assertNotEquals(want, MessageDecoder.decode(s, true, false).getProperties(), "stock loses one, message " + m);
+        }
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
 }

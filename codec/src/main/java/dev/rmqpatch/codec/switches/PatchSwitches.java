@@ -31,7 +31,7 @@ public final class PatchSwitches {
             "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
             "P16", "P17", "P18", "P19", "P20",
             "P21", "P22", "P23", "P24",
-            "P26", "P27", "P28", "P30", "P31", "P32", "P33", "P34", "P35",
+            "P26", "P27", "P28", "P30", "P31", "P32", "P33", "P34", "P35", "P36",
             "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
@@ -71,6 +71,7 @@ public final class PatchSwitches {
     public static final boolean P33 = !DISABLED.contains("P33");
     public static final boolean P34 = !DISABLED.contains("P34");
     public static final boolean P35 = !DISABLED.contains("P35");
+    public static final boolean P36 = !DISABLED.contains("P36");
     public static final boolean S1 = !DISABLED.contains("S1");
     public static final boolean S2 = !DISABLED.contains("S2");
     public static final boolean S3 = !DISABLED.contains("S3");

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class JmhSmokeIT {
 
     private static final String[] EXPECTED_BENCHMARKS = {
+        "dev.rmqpatch.jmh.BatchEncodeBenchmark.patched", "dev.rmqpatch.jmh.BatchEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.ClientRoundTripBenchmark.patched", "dev.rmqpatch.jmh.ClientRoundTripBenchmark.stock",
         "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.decodesStock",
         "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultPatched", "dev.rmqpatch.jmh.ConsumeDecodeBenchmark.pullResultStock",
