@@ -59,7 +59,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  *
  * <p>Returns lines: counts and outcomes, then one canonical line per message each consumer received (topic, keys,
  * tags, body length and CRC, sysFlag, every property with the values the broker or the client makes anew masked), so
- * that two brokers' runs can be compared line for line. Lines starting {@code info: } (timings) and {@code frame: }
+ * that two brokers' runs can be compared line for line, and the response codes and header field names of the answers to
+ * sends and heart beats ({@code response: }). Lines starting {@code info: } (timings) and {@code frame: }
  * (the request codes and header fields this client version sent, through an RPCHook: the survey of frames in
  * docs/testing.md) are not for comparison.
  */
@@ -559,12 +560,25 @@ public final class ClientMatrixDriver {
             seen.put(sb.toString(), Boolean.TRUE);
         }
 
+        /**
+         * The answers to sends and heart beats: response code and the names of its header fields (MSG_REGION, TRACE_ON,
+         * msgId, ...), compared between the brokers like the messages.
+         */
         @Override
         public void doAfterResponse(String remoteAddr, RemotingCommand request, RemotingCommand response) {
+            int code = request.getCode();
+            if (response != null && (code == 10 || code == 310 || code == 320 || code == 34)) {
+                answers.put("response: to " + code + ": code " + response.getCode() + " ext "
+                    + (response.getExtFields() == null ? "[]" : new TreeSet<>(response.getExtFields().keySet())), Boolean.TRUE);
+            }
         }
 
+        private final Map<String, Boolean> answers = new ConcurrentHashMap<>();
+
         List<String> lines() {
-            return new ArrayList<>(new TreeSet<>(seen.keySet()));
+            List<String> out = new ArrayList<>(new TreeSet<>(answers.keySet()));
+            out.addAll(new TreeSet<>(seen.keySet()));
+            return out;
         }
     }
 
