@@ -51,7 +51,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * name. Only java.* crosses the loader boundary.
  *
  * <p>Against one broker: a producer sends synchronously, asynchronously, one way, one batch, bodies over the
- * compression threshold, and delayed (level {@link #DELAY_LEVEL}, 1 s in the ITs' brokers) to one topic; where the
+ * compression threshold, delayed (level {@link #DELAY_LEVEL}, 1 s in the ITs' brokers), and messages the push consumer
+ * sends back once (RECONSUME_LATER: CONSUMER_SEND_MSG_BACK, then the retry topic) to one topic; where the
  * version has compression types (4.9.4+), producers made with -Drocketmq.message.compressType=LZ4 and =ZSTD send a
  * large body each too; in order to one queue of a second topic; transactions (the local listener commits even seqs and
  * rolls back odd ones) to a third. A push consumer and a DefaultMQPullConsumer read the first topic, an orderly push
@@ -71,6 +72,8 @@ public final class ClientMatrixDriver {
     static final int PER_BATCH = 5;
     static final int LARGE = 3;
     static final int DELAYED = 3;
+    /** Sent synchronously; the push consumer answers RECONSUME_LATER the first time, so they come back from the retry topic. */
+    static final int RETRY = 2;
     static final int ORDERED = 10;
     static final int ORDERED_QUEUE = 1;
     static final int TX = 6;
@@ -90,7 +93,7 @@ public final class ClientMatrixDriver {
      * producer's random start picked, transaction ids): their presence is compared, not their values.
      */
     private static final Set<String> MASKED = Set.of("UNIQ_KEY", "MIN_OFFSET", "MAX_OFFSET", "CONSUME_START_TIME",
-        "REAL_QID", "TRAN_PREPARED_QUEUE_OFFSET", "__transactionId__", "MSG_REGION_TIME");
+        "REAL_QID", "TRAN_PREPARED_QUEUE_OFFSET", "__transactionId__", "ORIGIN_MESSAGE_ID");
     /** WAIT steers the broker while it handles a send; the patched broker does not store it (P3, an intended difference). */
     private static final String WAIT = "WAIT";
     private static final Pattern JSON_KEY = Pattern.compile("\"([A-Za-z_][A-Za-z0-9_]*)\":");
@@ -249,6 +252,7 @@ public final class ClientMatrixDriver {
 
             List<Sent> all = new ArrayList<>();
             all.addAll(sendSync(producer, topic, "sync", SYNC, 0, out));
+            all.addAll(sendSync(producer, topic, "retry", RETRY, 0, out));
             all.addAll(sendAsync(producer, topic, out));
             List<Sent> oneway = new ArrayList<>();
             for (int i = 0; i < ONEWAY; i++) {
@@ -328,8 +332,16 @@ public final class ClientMatrixDriver {
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             DefaultMQPushConsumer pushConsumer = pushConsumer(id + "-push", namesrv, instance, topic, frames);
             pushConsumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
-                msgs.forEach(push::add);
-                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                boolean later = false;
+                for (MessageExt m : msgs) {
+                    // CONSUMER_SEND_MSG_BACK: the broker stores it in %RETRY%group, delayed, and delivers it again
+                    if ("retry".equals(m.getUserProperty("kind")) && m.getReconsumeTimes() == 0) {
+                        later = true;
+                    } else {
+                        push.add(m);
+                    }
+                }
+                return later ? ConsumeConcurrentlyStatus.RECONSUME_LATER : ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
             });
             DefaultMQPushConsumer orderedConsumer = pushConsumer(id + "-ordered", namesrv, instance, orderedTopic, frames);
             orderedConsumer.registerMessageListener((MessageListenerOrderly) (msgs, ctx) -> {

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stock's lib/) in a class loader of its own, against a stock 4.9.0 broker and the patched 4.9.0 broker (each started
  * once for the class, from broker.conf, with all patches on). {@link ClientMatrixDriver} sends synchronously,
  * asynchronously, one way, a batch, bodies over the compression threshold (and LZ4 and ZSTD ones where the client has
- * compression types, 4.9.4+), delayed, in order to one queue, and transactions committed and rolled back by the local
+ * compression types, 4.9.4+), delayed, consumed once with RECONSUME_LATER (sent back, then redelivered from the retry
+ * topic), in order to one queue, and transactions committed and rolled back by the local
  * listener, and reads them back with a push, a pull (DefaultMQPullConsumer: every version has it) and an orderly push
  * consumer; both brokers serve the same client version at once. Two rows run a client with a system property set:
  * 4.9.0 with the V1 send header, 5.1.4 with heart beat V2. Each run's lines are written to target/client-matrix/.
@@ -252,6 +253,7 @@ class ClientMatrixIT {
         List<String> out = new ArrayList<>();
         out.add("client: V" + base(version).replace('.', '_'));
         out.add("sync: " + ClientMatrixDriver.SYNC + " of " + ClientMatrixDriver.SYNC + " SEND_OK");
+        out.add("retry: " + ClientMatrixDriver.RETRY + " of " + ClientMatrixDriver.RETRY + " SEND_OK");
         out.add("async: " + ClientMatrixDriver.ASYNC + " of " + ClientMatrixDriver.ASYNC + " SEND_OK");
         out.add("oneway: " + ClientMatrixDriver.ONEWAY + " sent");
         out.add("batch: SEND_OK for " + ClientMatrixDriver.PER_BATCH + " messages");
@@ -281,6 +283,7 @@ class ClientMatrixIT {
                 kinds.add(new String[] {"lz4", "1"});
             }
             kinds.add(new String[] {"oneway", "" + ClientMatrixDriver.ONEWAY});
+            kinds.add(new String[] {"retry", "" + ClientMatrixDriver.RETRY});
             kinds.add(new String[] {"sync", "" + ClientMatrixDriver.SYNC});
             if (typed) {
                 kinds.add(new String[] {"zstd", "1"});
