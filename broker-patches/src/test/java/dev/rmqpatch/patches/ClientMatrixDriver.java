@@ -284,7 +284,7 @@ public final class ClientMatrixDriver {
             out.add("delayed: " + delayedOk + " of " + DELAYED + " SEND_OK");
             all.addAll(delayed);
             // 4.9.4+: the compression type in the sysFlag. The producer's compressor is made from the system property
-            // when the producer is constructed (5.1.4's setCompressType changes the flag, not the compressor).
+            // when the producer is constructed (DefaultMQProducerImpl.setCompressType changes the flag, not the compressor).
             for (String type : List.of("LZ4", "ZSTD")) {
                 if (!hasCompressionTypes()) {
                     break;
