@@ -57,20 +57,25 @@ class ClientMatrixIT {
     private static TestCluster patched;
     private static ExecutorService runs;
 
+    /** 5.x clients log to ${rocketmq.log.root:-~/logs/rocketmqlogs} (4.x: rocketmq.client.logRoot, set by the pom). */
+    private static final String LOG_ROOT_5 = "rocketmq.log.root";
+    private static String logRootBefore;
+
     @BeforeAll
-    static void startBrokers() {
+    static void startBrokers() throws java.io.IOException {
+        logRootBefore = System.getProperty(LOG_ROOT_5);
+        if (logRootBefore == null && System.getProperty("rocketmq.client.logRoot") != null) {
+            System.setProperty(LOG_ROOT_5, System.getProperty("rocketmq.client.logRoot"));
+        }
         runs = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "client-matrix-run");
             t.setDaemon(true);
             return t;
         });
-        try {
-            stock = start("stock");
-            patched = start("patched");
-        } catch (RuntimeException | java.io.IOException e) {
-            stopBrokers();
-            throw new IllegalStateException("brokers did not start: " + e.getMessage(), e);
-        }
+        // A failed start stops what started: start() closes its own cluster, @AfterAll (run after a failed @BeforeAll
+        // too) the other.
+        stock = start("stock");
+        patched = start("patched");
     }
 
     private static TestCluster start(String variant) throws java.io.IOException {
@@ -85,6 +90,9 @@ class ClientMatrixIT {
 
     @AfterAll
     static void stopBrokers() {
+        if (logRootBefore == null) {
+            System.clearProperty(LOG_ROOT_5);
+        }
         try {
             if (runs != null) {
                 runs.shutdownNow();
@@ -93,10 +101,12 @@ class ClientMatrixIT {
             try {
                 if (stock != null) {
                     stock.close();
+                    stock = null;
                 }
             } finally {
                 if (patched != null) {
                     patched.close();
+                    patched = null;
                 }
             }
         }
