@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +23,7 @@ import java.util.function.Predicate;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -195,6 +198,68 @@ class ClientMatrixIT {
                 "BATCH CASE: patched 4.9.0 broker, client " + version + ": every batched message must keep every"
                     + " property (" + (newClient ? "4.9.1+ client, no trailing separator: needs the broker's batch"
                     + " patch P36" : "older client: stock keeps them too") + ")"));
+    }
+
+    /**
+     * A 4.9.4+ producer's compression types read by 4.9.0 consumers: a 5.1.4 producer puts a small, a ZLIB-typed
+     * (0x301), an LZ4 (0x101), a small, a ZSTD (0x201) and a small message into one queue of each broker
+     * ({@link ClientMatrixCrossDriver}); the stock 4.9.0 client and the patched one (the client folder, as
+     * PatchedClientBrokersIT loads it) pull that queue from every offset. Both brokers return the same, and the
+     * patched client decodes what the stock client decodes (what that is, is printed for docs/testing.md).
+     */
+    @Test
+    void compressionTypesOfNewerProducersReadBy490Consumers() throws Exception {
+        List<List<String>> reads = new ArrayList<>();
+        try (URLClassLoader producer = LibLoaders.of(lib("5.1.4"));
+             URLClassLoader stockClient = LibLoaders.of(lib("4.9.0"));
+             URLClassLoader patchedClient = patchedClientLoader()) {
+            for (TestCluster broker : List.of(stock, patched)) {
+                String name = broker == stock ? "stock" : "patched";
+                List<String> sent = invoke(producer, ClientMatrixCrossDriver.class, "send", broker.namesrvAddr(), "MxCross");
+                assertEquals(ClientMatrixCrossDriver.TYPES.size(), sent.stream().filter(l -> l.contains(": SEND_OK queue 0"))
+                    .count(), name + " broker: " + sent);
+                for (URLClassLoader reader : List.of(stockClient, patchedClient)) {
+                    String who = name + " broker, " + (reader == stockClient ? "stock" : "patched") + " 4.9.0 client";
+                    List<String> read = invoke(reader, ClientMatrixCrossDriver.class, "read", broker.namesrvAddr(), "MxCross");
+                    read.forEach(l -> System.out.println("[ClientMatrixIT] cross, " + who + ": " + l));
+                    reads.add(read);
+                }
+            }
+        }
+        assertEquals(reads.get(0), reads.get(1), "stock broker: the patched 4.9.0 client decodes what the stock one does");
+        assertEquals(reads.get(0), reads.get(2), "patched broker, stock client: as on the stock broker");
+        assertEquals(reads.get(0), reads.get(3), "patched broker, patched client: as on the stock broker");
+    }
+
+    /** The delivered patched client: the client folder's jars, then stock's lib/ for what the folder does not hold. */
+    private static URLClassLoader patchedClientLoader() throws Exception {
+        Path folder = Path.of(System.getProperty("rmqpatch.client.folder")).resolve("lib");
+        List<URL> rest = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(lib("4.9.0"))) {
+            for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
+                String n = p.getFileName().toString();
+                if (!n.startsWith("rocketmq-client-") && !n.startsWith("rocketmq-common-") && !n.startsWith("rocketmq-remoting-")
+                    && !n.startsWith("rmqpatch-")) {
+                    rest.add(p.toUri().toURL());
+                }
+            }
+        }
+        return LibLoaders.of(folder, rest.toArray(new URL[0]));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> invoke(ClassLoader lib, Class<?> driverClass, String method, String a, String b)
+        throws Exception {
+        ClassLoader before = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(lib);
+        try (DriverLoader driver = new DriverLoader(lib, driverClass.getName())) {
+            return (List<String>) Class.forName(driverClass.getName(), true, driver)
+                .getMethod(method, String.class, String.class).invoke(null, a, b);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        } finally {
+            Thread.currentThread().setContextClassLoader(before);
+        }
     }
 
     /** Whether an outcome or message line is about the batch's messages. */
