@@ -60,8 +60,8 @@ final class BatchPropertySeparatorPatch implements Patch {
 
     @Override
     public String buys() {
-        return "every message of a 4.9.1+ client's batch keeps its last property, as on a 4.9.7 broker; a 4.9.0 "
-            + "client's batch stored by stock's code";
+        return "every message of a 4.9.1+ client's batch keeps its last property, as on 4.9.7, and its own id (5.x "
+            + "clients); a 4.9.0 client's batch stored by stock's code";
     }
 
     @Override
@@ -78,7 +78,8 @@ final class BatchPropertySeparatorPatch implements Patch {
         return "4.9.0 appends the batch's properties straight after each message's own, so with a 4.9.1+ client the "
             + "message's last value and the batch's first key run together and every message of send(Collection) is "
             + "read back without its last user property, from stock and patched brokers alike (issue 42; upstream's "
-            + "fix is in 4.9.7's MessageExtEncoder).";
+            + "fix is in 4.9.7's MessageExtEncoder). A 5.x client's batch id (UNIQ_KEY) is left out of the join, so "
+            + "each message keeps its own id where 4.9.7 gives every message the batch's (upstream #9416).";
     }
 
     @Override

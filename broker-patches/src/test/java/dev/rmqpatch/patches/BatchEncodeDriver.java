@@ -33,12 +33,26 @@ public final class BatchEncodeDriver {
 
     static final int MAX_MESSAGE_SIZE = 64 * 1024;
     private static final String[] BATCH_KEYS = {"MSG_REGION", "TRACE_ON", "WAIT", "CLUSTER", "bk", "b\u00e9k"};
+    /** The key of the id a 5.x client gives the batch itself (MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX). */
+    static final String BATCH_KEY = "UNIQ_KEY";
     private static final String ALPHABET = "abcXYZ019_- \u00e9\u00fc\u4e2d\u6587\ud83d\ude00";
 
     private BatchEncodeDriver() {
     }
 
     public static List<String> run(long seed, int count) throws Exception {
+        return run(seed, count, false);
+    }
+
+    /**
+     * The same batches with the batch's own UNIQ_KEY (a 5.x client's) taken out before they are encoded: what P36
+     * joins behind a message that lacks the separator (BatchPropertySeparator's class comment says why).
+     */
+    public static List<String> runWithoutBatchKey(long seed, int count) throws Exception {
+        return run(seed, count, true);
+    }
+
+    private static List<String> run(long seed, int count, boolean withoutBatchKey) throws Exception {
         ClassLoader loader = BatchEncodeDriver.class.getClassLoader();
         Encoder encoder = Encoder.of(loader);
         Random r = new Random(seed);
@@ -46,6 +60,9 @@ public final class BatchEncodeDriver {
         for (int i = 0; i < count; i++) {
             String[] kind = new String[1];
             MessageExtBatch batch = batch(r, kind);
+            if (withoutBatchKey) {
+                MessageAccessor.clearProperty(batch, BATCH_KEY);
+            }
             try {
                 ByteBuffer out = encoder.encode(batch);
                 byte[] bytes = new byte[out.remaining()];
@@ -120,6 +137,9 @@ public final class BatchEncodeDriver {
         if (r.nextInt(50) == 0) {
             batchProps.put("huge", text(r, 33_000, 33_001)); // over Short.MAX_VALUE of batch properties
         }
+        if (bp > 0 && r.nextInt(4) == 0) {
+            batchProps.put(BATCH_KEY, "7F0000010001" + Long.toHexString(r.nextLong())); // a 5.x client's batch id
+        }
         MessageAccessor.setProperties(b, batchProps);
 
         int style = r.nextInt(10); // 0-3 v490, 4-7 v491, 8 mixed, 9 special
@@ -165,6 +185,8 @@ public final class BatchEncodeDriver {
             k = "oversized";
         } else if (bp == 0 && !k.equals("malformed") && !k.equals("oversized")) {
             k = k + "-nobatchprops";
+        } else if (batchProps.containsKey(BATCH_KEY) && !k.equals("malformed") && !k.equals("oversized")) {
+            k = k + "-batchkey";
         }
         b.setBody(bytes);
         kind[0] = k + " " + shape(bytes);

@@ -1,8 +1,11 @@
 package dev.rmqpatch.codec.store;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.apache.rocketmq.common.UtilAll;
+import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExtBatch;
 import org.apache.rocketmq.common.sysflag.MessageSysFlag;
@@ -28,6 +31,14 @@ import org.apache.rocketmq.common.sysflag.MessageSysFlag;
  * {@code maxMessageSize}) or writes wrongly (over {@code Short.MAX_VALUE} of properties, a host whose family is not its
  * sysFlag bit's), and anything that throws here: stock then meets the same input and answers as it always did. In a
  * batch this class encodes, a message that ends with the separator gets stock's bytes.
+ *
+ * <p>One difference from 4.9.7, on purpose: a 5.x client gives the batch a {@code UNIQ_KEY} of its own besides each
+ * message's, and 4.9.7's join (like 5.x brokers' until upstream #9416 stopped joining the batch's properties) stores it
+ * after the message's, where it wins when the message is read: every message of the batch is then consumed with the
+ * batch's message id (upstream issue #9416). Stock 4.9.0 keeps each message's own id there (it loses the message's
+ * last property instead). So for a message that needs the separator, the batch's string is written without its
+ * {@code UNIQ_KEY}: the message keeps its own id and every property, as 4.9.0 and 4.9.7 clients' messages do on 4.9.7.
+ * Without a batch {@code UNIQ_KEY} (every 4.x client) the bytes are 4.9.7's.
  */
 public final class BatchPropertySeparator {
 
@@ -52,19 +63,25 @@ public final class BatchPropertySeparator {
             if (body == null || !needsSeparator(body)) {
                 return null;
             }
-            String batchPropStr = MessageDecoder.messageProperties2String(batch.getProperties());
+            Map<String, String> batchProperties = batch.getProperties();
+            String batchPropStr = MessageDecoder.messageProperties2String(batchProperties);
             byte[] batchPropData = batchPropStr.getBytes(MessageDecoder.CHARSET_UTF8);
             int batchPropLen = batchPropData.length;
             if (batchPropLen == 0 || batchPropLen > Short.MAX_VALUE
                 || batchPropData[batchPropLen - 1] != PROPERTY_SEPARATOR) {
                 return null; // nothing appended (stock's bytes are 4.9.7's), stock's own overflow, or not 4.9.0's string
             }
+            byte[] joined = joinedBatchProperties(batchProperties, batchPropData);
+            if (joined.length == 0) {
+                return null; // the batch's only property was its UNIQ_KEY: an odd batch, stock's body judges it
+            }
             byte[] topicData = batch.getTopic().getBytes(MessageDecoder.CHARSET_UTF8);
             int sysFlag = batch.getSysFlag();
+            // Judged on stock's lengths: what stock refuses is refused by stock (a joined string is never longer).
             if (!fits(body, maxMessageSize, sysFlag, topicData.length, batchPropLen)) {
                 return null;
             }
-            return write(msgBatchMemory, batch, body, sysFlag, topicData, batchPropData);
+            return write(msgBatchMemory, batch, body, sysFlag, topicData, batchPropData, joined);
         } catch (RuntimeException e) {
             return null; // stock's body meets the same input and answers as it does
         }
@@ -104,6 +121,25 @@ public final class BatchPropertySeparator {
         return needed;
     }
 
+    /**
+     * The batch's properties string as joined behind a message that lacks the separator: the whole string, ending with
+     * the separator, but without the batch's own {@code UNIQ_KEY} (see the class comment); the string itself where the
+     * batch has none.
+     */
+    static byte[] joinedBatchProperties(Map<String, String> batchProperties, byte[] batchPropData) {
+        if (batchProperties == null || !batchProperties.containsKey(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)) {
+            return batchPropData;
+        }
+        // The batch's own entries in its own order (4.9.7's string, less one entry): a copy in iteration order.
+        Map<String, String> withoutKey = new LinkedHashMap<String, String>();
+        for (Map.Entry<String, String> e : batchProperties.entrySet()) {
+            if (!MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX.equals(e.getKey())) {
+                withoutKey.put(e.getKey(), e.getValue());
+            }
+        }
+        return MessageDecoder.messageProperties2String(withoutKey).getBytes(MessageDecoder.CHARSET_UTF8);
+    }
+
     /** Stock's two size checks, and every properties length within a short (stock writes a wrong one otherwise). */
     private static boolean fits(byte[] body, int maxMessageSize, int sysFlag, int topicLength, int batchPropLen) {
         long total = 0;
@@ -131,10 +167,10 @@ public final class BatchPropertySeparator {
 
     /**
      * Stock's encode loop (4.9.0); a message whose properties do not end with the separator gets 4.9.7's properties:
-     * its own, the separator, the batch's without their last separator.
+     * its own, the separator, the batch's ({@code joined}: without the batch's UNIQ_KEY) without their last separator.
      */
     private static ByteBuffer write(ByteBuffer out, MessageExtBatch batch, byte[] body, int sysFlag, byte[] topicData,
-                                    byte[] batchPropData) {
+                                    byte[] batchPropData, byte[] joined) {
         int bornHostLength = (sysFlag & MessageSysFlag.BORNHOST_V6_FLAG) == 0 ? 4 + 4 : 16 + 4;
         int storeHostLength = (sysFlag & MessageSysFlag.STOREHOSTADDRESS_V6_FLAG) == 0 ? 4 + 4 : 16 + 4;
         ByteBuffer bornHostHolder = ByteBuffer.allocate(bornHostLength);
@@ -162,7 +198,7 @@ public final class BatchPropertySeparator {
             int propertiesPos = pos + 2;
             pos = propertiesPos + propertiesLen;
             boolean separator = propertiesLen > 0 && body[pos - 1] != PROPERTY_SEPARATOR;
-            int totalPropLen = propertiesLen + batchPropLen;
+            int totalPropLen = propertiesLen + (separator ? joined.length : batchPropLen);
             int msgLen = calMsgLength(sysFlag, bodyLen, topicLength, totalPropLen);
             // 1 TOTALSIZE, 2 MAGICCODE, 3 BODYCRC, 4 QUEUEID, 5 FLAG
             out.putInt(msgLen);
@@ -197,7 +233,7 @@ public final class BatchPropertySeparator {
             }
             if (separator) {
                 out.put(PROPERTY_SEPARATOR);
-                out.put(batchPropData, 0, batchPropLen - 1);
+                out.put(joined, 0, joined.length - 1);
             } else {
                 out.put(batchPropData, 0, batchPropLen);
             }
