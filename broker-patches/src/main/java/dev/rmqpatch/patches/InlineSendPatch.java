@@ -43,7 +43,8 @@ final class InlineSendPatch implements Patch {
     public String effect() {
         return "A send request (codes 10, 310, 320) runs on the thread that read it when no other send is queued, "
             + "running or on its way to a send-executor worker; otherwise it is queued on the send executor as stock "
-            + "queues it.";
+            + "queues it. A send slower than 50 ms (a stalling store) sends every send through the executor for 5 minutes "
+            + "(-Drmqpatch.inlineSend.slowMillis, -Drmqpatch.inlineSend.coolDownMillis).";
     }
 
     @Override
@@ -61,7 +62,7 @@ final class InlineSendPatch implements Patch {
 
     @Override
     public String tests() {
-        return "InlineSendIT; codec: InlineSendTest";
+        return "InlineSendIT, StoreStallIT (stall-agent); codec: InlineSendTest";
     }
 
     @Override

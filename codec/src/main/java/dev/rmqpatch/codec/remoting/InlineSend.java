@@ -7,6 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.netty.channel.Channel;
+import org.apache.rocketmq.logging.InternalLogger;
+import org.apache.rocketmq.logging.InternalLoggerFactory;
+import org.apache.rocketmq.remoting.common.RemotingHelper;
 import org.apache.rocketmq.remoting.netty.RequestTask;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
@@ -29,7 +32,19 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 public final class InlineSend {
 
     /** Send tasks submitted and not yet run or answered, plus the one running inline (if any). */
-    private static final AtomicInteger PENDING = new AtomicInteger();
+    static final AtomicInteger PENDING = new AtomicInteger();
+
+    /** A send that runs longer than this (ms) is a stalling store's: this path stops for {@link #COOL_DOWN_MILLIS}. */
+    static final long SLOW_MILLIS = positive("rmqpatch.inlineSend.slowMillis", 50);
+    /** How long (ms) after the last slow send every send goes through the executor, as on stock. */
+    static final long COOL_DOWN_MILLIS = positive("rmqpatch.inlineSend.coolDownMillis", 300_000);
+    private static final long SLOW_NANOS = SLOW_MILLIS * 1_000_000L;
+
+    /** System.nanoTime() before which no send runs here (0: never stopped; written only by a slow send). */
+    private static volatile long pausedUntilNanos;
+    private static volatile boolean everPaused;
+    /** Sends that ran longer than SLOW_MILLIS, here or on the executor (tests, and the log line). */
+    private static final AtomicInteger SLOW_SENDS = new AtomicInteger();
 
     private InlineSend() {
     }
@@ -45,8 +60,9 @@ public final class InlineSend {
             return executor.submit(task);
         }
         SendTask send = (SendTask) task;
-        if (PENDING.compareAndSet(0, 1)) {
+        if (!paused() && PENDING.compareAndSet(0, 1)) {
             // As the executor's submit would: a FutureTask keeps what the task throws from reaching the caller.
+            send.inline = true;
             FutureTask<Object> ran = new FutureTask<Object>(send, null);
             ran.run();
             return ran;
@@ -82,11 +98,79 @@ public final class InlineSend {
         return PENDING.get();
     }
 
+    /** Whether a recent slow send keeps every send on the executor now. */
+    static boolean paused() {
+        return everPaused && System.nanoTime() - pausedUntilNanos < 0;
+    }
+
+    /** Slow sends seen so far (tests). */
+    static int slowSends() {
+        return SLOW_SENDS.get();
+    }
+
+    /** A send took {@code nanos}: when that is slow, stop running sends here for the cool-down (counted from now). */
+    static void ran(long nanos, boolean inline) {
+        if (nanos <= SLOW_NANOS) {
+            return;
+        }
+        boolean wasPaused = paused();
+        pauseUntil(System.nanoTime() + COOL_DOWN_MILLIS * 1_000_000L);
+        int n = SLOW_SENDS.incrementAndGet();
+        if (!wasPaused) {
+            Log.paused(nanos / 1_000_000L, inline, Thread.currentThread().getName(), n);
+        }
+    }
+
+    /** No send runs here before System.nanoTime() reaches {@code nanoTime}. */
+    static void pauseUntil(long nanoTime) {
+        pausedUntilNanos = nanoTime;
+        everPaused = true;
+    }
+
+    /** Tests: forget slow sends (as a broker start does). */
+    static void resetPause() {
+        everPaused = false;
+        pausedUntilNanos = 0;
+        SLOW_SENDS.set(0);
+    }
+
+    private static long positive(String key, long def) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            return def;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the line below
+        }
+        // Read when the first request arrives, on an IO thread: a throw here would fail every send, so say it and go on.
+        System.err.println("rmqpatch P30: -D" + key + " must be a whole number of milliseconds above 0 (got '" + v
+            + "'); using " + def);
+        return def;
+    }
+
+    /** The remoting log's line when this path stops; the logger is made on the first slow send only. */
+    private static final class Log {
+        private static final InternalLogger LOG = InternalLoggerFactory.getLogger(RemotingHelper.ROCKETMQ_REMOTING);
+
+        static void paused(long millis, boolean inline, String thread, int n) {
+            LOG.warn("rmqpatch P30: a send took {} ms on {} ({}; slow send #{}): every send goes through the send "
+                + "executor, as on stock, until {} ms pass without a send slower than {} ms", millis, thread,
+                inline ? "run on the thread that read it" : "on the send executor", n, COOL_DOWN_MILLIS, SLOW_MILLIS);
+        }
+    }
+
     /** A send's task: counted in {@link #PENDING} until it has run or has been answered without running. */
     static final class SendTask extends RequestTask {
         private static final AtomicIntegerFieldUpdater<SendTask> RELEASED =
             AtomicIntegerFieldUpdater.newUpdater(SendTask.class, "released");
         private volatile int released;
+        /** Set before an inline run (on the thread that runs it): only the log line reads it. */
+        boolean inline;
 
         SendTask(Runnable run, Channel channel, RemotingCommand request) {
             super(run, channel, request);
@@ -94,9 +178,11 @@ public final class InlineSend {
 
         @Override
         public void run() {
+            long start = System.nanoTime();
             try {
                 super.run();
             } finally {
+                ran(System.nanoTime() - start, inline);
                 release();
             }
         }

@@ -40,6 +40,7 @@ class InlineSendTest {
 
     @AfterEach
     void nothingLeftCounted() {
+        InlineSend.resetPause();
         assertEquals(0, InlineSend.pending(), "every counted send released");
         channel.finishAndReleaseAll();
     }
@@ -69,6 +70,71 @@ class InlineSendTest {
             } finally {
                 executor.shutdownNow();
             }
+        }
+    }
+
+    /** Issue 43: a send slower than the bound (here or on the executor) stops inline runs for the cool-down. */
+    @Test
+    void aSlowSendSendsEverySendThroughTheExecutorUntilTheCoolDownEnds() throws Exception {
+        for (boolean slowOneInline : new boolean[] {true, false}) {
+            InlineSend.resetPause();
+            ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10));
+            try {
+                Runnable slow = () -> sleep(InlineSend.SLOW_MILLIS + 20);
+                if (slowOneInline) {
+                    assertTrue(InlineSend.submit(executor, task(310, slow)).isDone(), "the first send runs inline");
+                } else {
+                    // A send queued behind another runs on the executor: its slowness counts too.
+                    CountDownLatch release = new CountDownLatch(1);
+                    Future<?> running = executor.submit(() -> await(release));
+                    InlineSend.pauseUntil(System.nanoTime() - 1); // never mind earlier tests: not paused now
+                    InlineSend.PENDING.incrementAndGet(); // as if another send ran inline now
+                    Future<?> queued;
+                    try {
+                        queued = InlineSend.submit(executor, task(310, slow));
+                    } finally {
+                        InlineSend.PENDING.decrementAndGet();
+                    }
+                    release.countDown();
+                    running.get(10, TimeUnit.SECONDS);
+                    queued.get(10, TimeUnit.SECONDS);
+                }
+                assertEquals(1, InlineSend.slowSends());
+                assertTrue(InlineSend.paused(), "paused after a slow send (" + (slowOneInline ? "inline" : "executor") + ")");
+                AtomicReference<Thread> ranOn = new AtomicReference<>();
+                InlineSend.submit(executor, task(310, () -> ranOn.set(Thread.currentThread()))).get(10, TimeUnit.SECONDS);
+                assertNotSame(Thread.currentThread(), ranOn.get(), "while paused, an idle executor's send is the executor's");
+                // The cool-down over: inline again.
+                InlineSend.pauseUntil(System.nanoTime() - 1);
+                assertFalse(InlineSend.paused());
+                InlineSend.submit(executor, task(310, () -> ranOn.set(Thread.currentThread())));
+                assertSame(Thread.currentThread(), ranOn.get(), "after the cool-down, inline again");
+            } finally {
+                executor.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aFastSendPausesNothing() throws Exception {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10));
+        try {
+            for (int i = 0; i < 100; i++) {
+                InlineSend.submit(executor, task(10, () -> { }));
+            }
+            assertEquals(0, InlineSend.slowSends());
+            assertFalse(InlineSend.paused());
+            assertEquals(0, executor.getTaskCount(), "every one inline");
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
