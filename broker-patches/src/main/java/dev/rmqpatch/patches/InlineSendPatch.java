@@ -62,7 +62,7 @@ final class InlineSendPatch implements Patch {
 
     @Override
     public String tests() {
-        return "InlineSendIT, StoreStallIT (stall-agent); codec: InlineSendTest";
+        return "InlineSendIT; codec: InlineSendTest; stall-agent: StoreStallIT";
     }
 
     @Override

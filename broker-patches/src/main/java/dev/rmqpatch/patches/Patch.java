@@ -33,8 +33,8 @@ public interface Patch {
     String verification();
 
     /**
-     * The tests that would fail if the patch broke, by class name: broker-patches' own first, then "codec: " and the
-     * codec module's. The only list of them (class Javadoc says "see tests()"); a test checks that each exists.
+     * The tests that would fail if the patch broke, by class name: broker-patches' own first, then, after "; ", a
+     * module's name and a colon ("codec: ", "stall-agent: ") and that module's. The only list of them (class Javadoc says "see tests()"); a test checks that each exists.
      */
     String tests();
 

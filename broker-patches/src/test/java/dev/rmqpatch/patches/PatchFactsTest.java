@@ -25,6 +25,8 @@ class PatchFactsTest {
 
     /** A class name as tests() and benchmark() write them: FrameBoundsIT, HeaderDifferentialTest, PropertiesBenchmark. */
     private static final Pattern CLASS = Pattern.compile("\\b[A-Z][A-Za-z0-9]*(?:IT|Test|Benchmark)\\b");
+    /** The module a part of tests() names first ("codec: ..."); without one, broker-patches. */
+    private static final Pattern MODULE = Pattern.compile("^\\s*([a-z][a-z-]*):");
     private static final Pattern SCRIPT = Pattern.compile("\\bscripts/[\\w.-]+");
     /** A document cited in a why(): any word ending in .md, with its folders ("docs/baseline.md"). */
     private static final Pattern DOCUMENT = Pattern.compile("[\\w./-]*\\w\\.md\\b");
@@ -35,11 +37,13 @@ class PatchFactsTest {
     void everyTestAndBenchmarkNamedExistsInItsModule() throws IOException {
         List<String> missing = new ArrayList<>();
         for (Patch p : Patches.all()) {
-            // "PatchedClassesIT, DropInIT; codec: HeaderDifferentialTest": broker-patches' own, then the codec's.
+            // "PatchedClassesIT, DropInIT; codec: HeaderDifferentialTest; stall-agent: StoreStallIT": broker-patches'
+            // own, then another module's after its name.
             for (String part : p.tests().split(";")) {
-                boolean codec = part.trim().startsWith("codec:");
+                Matcher module = MODULE.matcher(part);
+                String dir = module.find() ? module.group(1) : "broker-patches";
                 for (String name : names(CLASS, part)) {
-                    requireSource(codec ? "codec/src/test/java" : "broker-patches/src/test/java", name, p, missing);
+                    requireSource(dir + "/src/test/java", name, p, missing);
                 }
             }
             for (String name : names(CLASS, p.benchmark())) {
