@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.engine.RunOptions;
 import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class AcrossRunsTest {
@@ -32,6 +35,50 @@ class AcrossRunsTest {
         b.brokerCpuUsPerMsg.ratioCi95 = new double[] {patchedRatios[0] * 0.99, patchedRatios[0] * 1.01};
         r.variants.add(b);
         return r;
+    }
+
+    /** Gives a variant of a run the latency of sends taking these many microseconds. */
+    private static EfficiencyResults latency(EfficiencyResults r, int variant, long... micros) {
+        Histogram h = Histograms.create();
+        for (long m : micros) {
+            h.recordValue(m);
+        }
+        r.variants.get(variant).latencyMs = LatencySummary.of(h);
+        return r;
+    }
+
+    @Test
+    void everyRunsLatencyAndEachPercentilesHighestRunStandBesideTheRatios() {
+        // B's p99.9 is highest in run 1, its p50 in run 2: the bound takes each from its own run.
+        long[] fast = new long[990];
+        java.util.Arrays.fill(fast, 500);
+        long[] slowTail = java.util.Arrays.copyOf(fast, 1000);
+        java.util.Arrays.fill(slowTail, 990, 1000, 30_000);
+        long[] slowMiddle = new long[1000];
+        java.util.Arrays.fill(slowMiddle, 800);
+        List<EfficiencyResults> runs = List.of(latency(latency(run("ok", 0.70), 0, fast), 1, slowTail),
+            latency(latency(run("ok", 0.74), 0, fast), 1, slowMiddle), latency(run("ok", 0.72), 0, fast));
+        AcrossRunsResults a = new AcrossRunsResults();
+        a.baseline = "A";
+        a.mainFigure = CpuMeasure.BROKER.name();
+        for (int k = 0; k < runs.size(); k++) {
+            a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of("A", "B"), runs.get(k)));
+        }
+        AcrossRuns.summarize(a, List.of("A", "B"), runs);
+        assertEquals(0.8, a.runs.get(1).latencyMs.get("B").p50, 0.001, "each run's own, per variant");
+        assertEquals(0.5, a.runs.get(0).latencyMs.get("A").p99, 0.001, "the baseline's too");
+        AcrossRunsResults.HighestLatency b = a.variants.get(1).highestLatencyMs;
+        assertEquals(2, b.runs, "run 3 recorded no latency for B");
+        assertEquals(0.8, b.p50, 0.001);
+        assertEquals(0.8, b.p99, 0.001);
+        assertEquals(30.0, b.p999, 0.1);
+        assertEquals(3, a.variants.get(0).highestLatencyMs.runs);
+        String table = AcrossRunsTable.render(a);
+        assertTrue(table.contains("p50/p99/p99.9 ms (highest run)"), table);
+        String run1 = table.substring(table.indexOf("\n1 ") + 1);
+        assertTrue(run1.lines().findFirst().orElseThrow().endsWith("0.500/0.500/0.500"), "run 1's baseline row: " + table);
+        assertTrue(run1.lines().skip(1).findFirst().orElseThrow().endsWith("0.500/0.500/30.0"), "run 1's B row: " + table);
+        assertTrue(table.lines().filter(l -> l.startsWith("B ")).findFirst().orElseThrow().endsWith("0.800/0.800/30.0"), table);
     }
 
     @Test
@@ -110,6 +157,10 @@ class AcrossRunsTest {
         assertEquals(0.8, a.variants.get(1).figures.get("brokerCpuUsPerMsg").ratio, 0.02, "the headline across runs: unpinned");
         String table = AcrossRunsTable.render(a);
         assertTrue(table.contains("every cell across runs") && table.contains("5,000 / 4,000 / 5,000"), table);
+        // Every cell's every variant, the baseline with it, has its latency (windows of 0.9 and 1.5 ms in every run).
+        String cells = table.substring(table.indexOf("every cell across runs"));
+        assertEquals(6 * 3, cells.split("0\\.900/1\\.50/1\\.50", -1).length - 1, cells);
+        assertEquals(1.5, a.cells.get(0).variants.get(0).highestLatencyMs.p999, 0.01);
     }
 
     @Test
