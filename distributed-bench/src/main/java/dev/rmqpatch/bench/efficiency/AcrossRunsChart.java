@@ -98,7 +98,7 @@ final class AcrossRunsChart {
 
     /** Every cell's p99 across runs (its highest run), at x = the cell's place in the rate curve; placements side by side. */
     private static XYChart cellsLatency(AcrossRunsResults a) {
-        XYChart chart = EfficiencyChart.chart("p99 send latency per cell, highest run (o pinned, + split, x unpinned)",
+        XYChart chart = EfficiencyChart.chart("p99 per cell, highest run (o pinned, + split, x unpinned)",
             "rate of the curve (1 = each run's lowest)", "ms");
         int color = 0;
         double offset = 0;

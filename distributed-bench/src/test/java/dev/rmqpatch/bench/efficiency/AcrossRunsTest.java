@@ -10,6 +10,7 @@ import dev.rmqpatch.bench.engine.Variant;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,18 @@ class AcrossRunsTest {
         return r;
     }
 
+    /** The across-run results of runs of A (the baseline) and B, each run entered in order. */
+    private static AcrossRunsResults summarized(List<EfficiencyResults> runs) {
+        AcrossRunsResults a = new AcrossRunsResults();
+        a.baseline = "A";
+        a.mainFigure = CpuMeasure.BROKER.name();
+        for (int k = 0; k < runs.size(); k++) {
+            a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of("A", "B"), runs.get(k)));
+        }
+        AcrossRuns.summarize(a, List.of("A", "B"), runs);
+        return a;
+    }
+
     /** Gives a variant of a run the latency of sends taking these many microseconds. */
     private static EfficiencyResults latency(EfficiencyResults r, int variant, long... micros) {
         Histogram h = Histograms.create();
@@ -51,20 +64,14 @@ class AcrossRunsTest {
     void everyRunsLatencyAndEachPercentilesHighestRunStandBesideTheRatios() {
         // B's p99.9 is highest in run 1, its p50 in run 2: the bound takes each from its own run.
         long[] fast = new long[990];
-        java.util.Arrays.fill(fast, 500);
-        long[] slowTail = java.util.Arrays.copyOf(fast, 1000);
-        java.util.Arrays.fill(slowTail, 990, 1000, 30_000);
+        Arrays.fill(fast, 500);
+        long[] slowTail = Arrays.copyOf(fast, 1000);
+        Arrays.fill(slowTail, 990, 1000, 30_000);
         long[] slowMiddle = new long[1000];
-        java.util.Arrays.fill(slowMiddle, 800);
+        Arrays.fill(slowMiddle, 800);
         List<EfficiencyResults> runs = List.of(latency(latency(run("ok", 0.70), 0, fast), 1, slowTail),
             latency(latency(run("ok", 0.74), 0, fast), 1, slowMiddle), latency(run("ok", 0.72), 0, fast));
-        AcrossRunsResults a = new AcrossRunsResults();
-        a.baseline = "A";
-        a.mainFigure = CpuMeasure.BROKER.name();
-        for (int k = 0; k < runs.size(); k++) {
-            a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of("A", "B"), runs.get(k)));
-        }
-        AcrossRuns.summarize(a, List.of("A", "B"), runs);
+        AcrossRunsResults a = summarized(runs);
         assertEquals(0.8, a.runs.get(1).latencyMs.get("B").p50, 0.001, "each run's own, per variant");
         assertEquals(0.5, a.runs.get(0).latencyMs.get("A").p99, 0.001, "the baseline's too");
         AcrossRunsResults.HighestLatency b = a.variants.get(1).highestLatencyMs;
@@ -84,13 +91,7 @@ class AcrossRunsTest {
     @Test
     void theRatioAcrossRunsIsTheGeometricMeanWithATIntervalOverRuns() {
         List<EfficiencyResults> runs = List.of(run("ok", 0.70), run("ok", 0.74), run("ok", 0.72));
-        AcrossRunsResults a = new AcrossRunsResults();
-        a.baseline = "A";
-        a.mainFigure = CpuMeasure.BROKER.name();
-        for (int k = 0; k < runs.size(); k++) {
-            a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of("A", "B"), runs.get(k)));
-        }
-        AcrossRuns.summarize(a, List.of("A", "B"), runs);
+        AcrossRunsResults a = summarized(runs);
         assertEquals(3, a.runsCompleted);
         AcrossRunsResults.AcrossFigure f = a.variants.get(1).figures.get("brokerCpuUsPerMsg");
         double[] logs = {Math.log(0.70), Math.log(0.74), Math.log(0.72)};
