@@ -14,7 +14,7 @@ public final class CompareTable {
     public static String render(CompareResults results, int rounds) {
         String base = results.baseline;
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"variant", "msg/s", "(min-max)", "x" + base, "p50 ms", "p99 ms", "p99.9 ms", "p99 x",
+        rows.add(new String[] {"variant", "msg/s", "(min-max)", "x" + base, Format.LATENCY_HEADER, "p99 x",
             "broker us/msg", "(min-max)", "x", "stored B/msg", "x", "GC ms"});
         for (CompareResults.VariantResult v : results.variants) {
             if (v.tps == null) {
@@ -25,9 +25,7 @@ public final class CompareTable {
                 Format.num(v.tps.median, 0),
                 range(v.tps, 0),
                 Format.ratio(v.ratioToBaseline.get("tps")),
-                Format.num(v.latencyMs.p50, 2),
-                Format.num(v.latencyMs.p99, 2),
-                Format.num(v.latencyMs.p999, 2),
+                Format.latency(v.latencyMs),
                 Format.ratio(v.ratioToBaseline.get("p99")),
                 Format.num(v.brokerCpuUsPerMsg.median, 1),
                 range(v.brokerCpuUsPerMsg, 1),
@@ -61,8 +59,8 @@ public final class CompareTable {
         s.append(busiestThreads(results));
         CompareResults.Ceiling c = results.harnessCeiling;
         if (c != null && c.tps != null) {
-            s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink%s): %,.0f msg/s, p99 %s ms, "
-                + "agents %s us CPU/msg, sink %s us CPU/msg%n", consumers != null ? ", produce only: the sink stores nothing to consume" : "", c.tps, c.latencyMs == null ? "-" : Format.num(c.latencyMs.p99, 2),
+            s.append(String.format(Locale.ROOT, "harness ceiling (same agents, workload and client against the raw sink%s): %,.0f msg/s, " + Format.LATENCY_HEADER + " %s, "
+                + "agents %s us CPU/msg, sink %s us CPU/msg%n", consumers != null ? ", produce only: the sink stores nothing to consume" : "", c.tps, Format.latency(c.latencyMs),
                 Format.num(c.agentCpuUsPerMsg, 1), Format.num(c.sinkCpuUsPerMsg, 1)));
             if (c.timesBaselineTps != null || c.baselineAgentToBrokerCpu != null) {
                 s.append(String.format(Locale.ROOT, "headroom: the ceiling is %sx %s's msg/s; in its rounds the agents spent %sx its broker's CPU "
@@ -91,7 +89,7 @@ public final class CompareTable {
     /** Runs with consumers: a second table of consume msg/s, end-to-end latency and the count check; null without. */
     static String consumeTable(CompareResults results) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"variant", "consume msg/s", "(min-max)", "x", "e2e p50 ms", "e2e p99 ms", "e2e p99.9 ms", "e2e p99 x",
+        rows.add(new String[] {"variant", "consume msg/s", "(min-max)", "x", "e2e " + Format.LATENCY_HEADER, "e2e p99 x",
             "missing", "duplicates"});
         for (CompareResults.VariantResult v : results.variants) {
             if (v.consumeTps == null) {
@@ -102,9 +100,7 @@ public final class CompareTable {
                 Format.num(v.consumeTps.median, 0),
                 range(v.consumeTps, 0),
                 Format.ratio(v.ratioToBaseline.get("consumeTps")),
-                Format.num(v.endToEndLatencyMs.p50, 2),
-                Format.num(v.endToEndLatencyMs.p99, 2),
-                Format.num(v.endToEndLatencyMs.p999, 2),
+                Format.latency(v.endToEndLatencyMs),
                 Format.ratio(v.ratioToBaseline.get("endToEndP99")),
                 v.missingMessages == null ? "-" : Format.count(v.missingMessages),
                 v.duplicateMessages == null ? "-" : Format.count(v.duplicateMessages)});

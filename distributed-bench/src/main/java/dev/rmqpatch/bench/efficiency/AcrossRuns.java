@@ -1,13 +1,16 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.pinning.Placement;
+import dev.rmqpatch.bench.stats.LatencySummary;
 import dev.rmqpatch.bench.stats.PairedRatio;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /** Fills the across-run figures of {@link AcrossRunsResults} from each run's own results. */
 final class AcrossRuns {
@@ -27,6 +30,7 @@ final class AcrossRuns {
         e.placement = r.pinning.placement;
         e.pairsMeasured = r.pairsMeasured;
         for (EfficiencyResults.VariantResult v : r.variants) {
+            e.latencyMs.put(v.name, v.latencyMs);
             if (v.name.equals(r.baseline)) {
                 continue;
             }
@@ -100,6 +104,15 @@ final class AcrossRuns {
         for (String name : variants) {
             AcrossRunsResults.VariantAcrossRuns v = new AcrossRunsResults.VariantAcrossRuns();
             v.name = name;
+            List<LatencySummary> latencies = new ArrayList<>();
+            for (List<EfficiencyResults.VariantResult> run : perRun) {
+                for (EfficiencyResults.VariantResult x : run) {
+                    if (x.name.equals(name) && x.latencyMs != null && x.latencyMs.count > 0) {
+                        latencies.add(x.latencyMs);
+                    }
+                }
+            }
+            v.highestLatencyMs = highest(latencies);
             for (CpuMeasure m : main.reported()) {
                 AcrossRunsResults.AcrossFigure f = new AcrossRunsResults.AcrossFigure();
                 for (List<EfficiencyResults.VariantResult> run : perRun) {
@@ -122,6 +135,24 @@ final class AcrossRuns {
             out.add(v);
         }
         return out;
+    }
+
+    /** Each percentile's highest over the runs' latencies; null when no run has one. */
+    static AcrossRunsResults.HighestLatency highest(List<LatencySummary> runs) {
+        if (runs.isEmpty()) {
+            return null;
+        }
+        AcrossRunsResults.HighestLatency h = new AcrossRunsResults.HighestLatency();
+        h.runs = runs.size();
+        h.p50 = highest(runs, l -> l.p50);
+        h.p99 = highest(runs, l -> l.p99);
+        h.p999 = highest(runs, l -> l.p999);
+        h.max = highest(runs, l -> l.max);
+        return h;
+    }
+
+    private static Double highest(List<LatencySummary> runs, Function<LatencySummary, Double> percentile) {
+        return runs.stream().map(percentile).filter(Objects::nonNull).max(Double::compare).orElse(null);
     }
 
     private static void relate(AcrossRunsResults.AcrossFigure f, boolean baseline) {

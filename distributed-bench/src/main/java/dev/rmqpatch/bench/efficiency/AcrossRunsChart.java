@@ -1,10 +1,12 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.pinning.Placement;
+import dev.rmqpatch.bench.stats.LatencySummary;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.BitmapEncoder;
@@ -12,11 +14,13 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * chart.png of compare --efficiency --runs N: each run's ratio to the baseline with its own 95% interval (runs 1..N), and
- * at N + 1 the ratio across runs with the t interval over runs; grey line at 1.0.
+ * at N + 1 the ratio across runs with the t interval over runs; grey line at 1.0. Beside it every variant's p99 per run
+ * (the legend: p50/p99/p99.9, each the highest run's), and with several cells the same two for every cell.
  */
 final class AcrossRunsChart {
 
@@ -56,10 +60,77 @@ final class AcrossRunsChart {
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
         if (a.cells.size() < 2) {
-            BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+            BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, latency(a)), 1, 2, base, BitmapEncoder.BitmapFormat.PNG);
             return;
         }
-        BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, cells(a, main)), 1, 2, base, BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, cells(a, main), latency(a), cellsLatency(a)), 2, 2, base,
+            BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Every variant's p99 in each run's headline, the legend naming its p50/p99/p99.9 across runs (each the highest run's). */
+    private static XYChart latency(AcrossRunsResults a) {
+        XYChart chart = EfficiencyChart.chart("p99 send latency per run (legend: " + AcrossRunsTable.HIGHEST_LATENCY + ")", "run", "ms");
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        int color = 0;
+        for (AcrossRunsResults.VariantAcrossRuns v : a.variants) {
+            List<Number> x = new ArrayList<>();
+            List<Number> y = new ArrayList<>();
+            for (AcrossRunsResults.RunEntry e : a.runs) {
+                LatencySummary l = e.latencyMs.get(v.name);
+                if (l != null && l.p99 != null) {
+                    x.add(e.run);
+                    y.add(l.p99);
+                }
+            }
+            if (x.isEmpty()) {
+                continue;
+            }
+            XYSeries s = chart.addSeries(v.name + " " + AcrossRunsTable.latency(v.highestLatencyMs), x, y);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            Color c = EfficiencyChart.COLORS[color++ % EfficiencyChart.COLORS.length];
+            s.setMarkerColor(c);
+            s.setLineColor(c);
+        }
+        EfficiencyChart.placeholderIfEmpty(chart);
+        return chart;
+    }
+
+    /** Every cell's p99 across runs (its highest run), at x = the cell's place in the rate curve; placements side by side. */
+    private static XYChart cellsLatency(AcrossRunsResults a) {
+        XYChart chart = EfficiencyChart.chart("p99 per cell, highest run (o pinned, + split, x unpinned)",
+            "rate of the curve (1 = each run's lowest)", "ms");
+        int color = 0;
+        double offset = 0;
+        for (AcrossRunsResults.VariantAcrossRuns named : a.variants) {
+            Color c = EfficiencyChart.COLORS[color++ % EfficiencyChart.COLORS.length];
+            // Each variant a little to the right of the one before, as in the ratio panel, so equal values stay apart.
+            offset += 0.03;
+            boolean first = true;
+            for (AcrossRunsResults.CellAcrossRuns cell : a.cells) {
+                for (AcrossRunsResults.VariantAcrossRuns v : cell.variants) {
+                    if (!v.name.equals(named.name) || v.highestLatencyMs == null || v.highestLatencyMs.p99 == null) {
+                        continue;
+                    }
+                    Placement where = Placement.ofLabel(cell.placement);
+                    int slot = where == null ? 1 : where.ordinal();
+                    String series = first ? v.name : v.name + " rate " + cell.rateRank + " " + cell.placement;
+                    XYSeries p = chart.addSeries(series, List.of(cell.rateRank + offset + 0.1 * (slot - 1)),
+                        List.of(v.highestLatencyMs.p99));
+                    p.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                    p.setMarker(marker(where));
+                    p.setMarkerColor(c);
+                    p.setShowInLegend(first);
+                    first = false;
+                }
+            }
+        }
+        EfficiencyChart.placeholderIfEmpty(chart);
+        return chart;
+    }
+
+    private static Marker marker(Placement where) {
+        return where == Placement.PINNED ? SeriesMarkers.CIRCLE : where == Placement.SPLIT ? SeriesMarkers.PLUS : SeriesMarkers.CROSS;
     }
 
     /** Every cell's across-run ratio with its t interval, at x = the cell's place in the rate curve; placements side by side. */
@@ -85,8 +156,7 @@ final class AcrossRunsChart {
                     String series = named ? name + " rate " + cell.rateRank + " " + cell.placement : name;
                     point(chart, series, cell.rateRank + offset + 0.1 * (slot - 1), f.ratio, f.ratioCi95, c, false);
                     XYSeries p = chart.getSeriesMap().get(series);
-                    p.setMarker(where == Placement.PINNED ? SeriesMarkers.CIRCLE : where == Placement.SPLIT ? SeriesMarkers.PLUS
-                        : SeriesMarkers.CROSS);
+                    p.setMarker(marker(where));
                     p.setShowInLegend(!named);
                     named = true;
                 }

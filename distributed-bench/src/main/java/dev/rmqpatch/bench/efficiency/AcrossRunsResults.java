@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,8 @@ public final class AcrossRunsResults {
         public int pairsMeasured;
         /** Per variant (not the baseline) and figure: that run's ratio and intervals. */
         public Map<String, Map<String, RunRatio>> ratios = new LinkedHashMap<>();
+        /** Per variant, the baseline too: send latency of its headline windows, their histograms merged (the run's latencyMs). */
+        public Map<String, LatencySummary> latencyMs = new LinkedHashMap<>();
     }
 
     /** One figure of one variant in one run. */
@@ -67,6 +70,23 @@ public final class AcrossRunsResults {
     public static final class VariantAcrossRuns {
         public String name;
         public Map<String, AcrossFigure> figures = new LinkedHashMap<>();
+        /** The least favourable send latency over the completed runs (of this cell, or of their headlines). */
+        public HighestLatency highestLatencyMs;
+    }
+
+    /**
+     * Each percentile's highest value over the completed runs, ms (each run's from its windows' merged histograms): a bound
+     * on what any run saw, not the percentiles of one distribution (a p99 and a p99.9 may come from different runs). The
+     * runs' histograms are not kept, so they cannot be merged; and a median over a few runs would hide the one run whose
+     * latency rose, which is what a CPU saving quoted beside it must not do.
+     */
+    public static final class HighestLatency {
+        public Double p50;
+        public Double p99;
+        public Double p999;
+        public Double max;
+        /** Runs that had a latency figure for it. */
+        public int runs;
     }
 
     /** One cell (rate of the curve x placement) across the runs. */

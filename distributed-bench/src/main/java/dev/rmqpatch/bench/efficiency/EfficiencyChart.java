@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.pinning.Placement;
+import dev.rmqpatch.bench.report.Format;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * chart.png of an efficiency run, three panels: the main CPU figure ({@link CpuMeasure}: the broker's, or in ms-sync the
  * master + slave pair's) per message of every window in the interval over the run
  * (drift and pairing visible), every pair's ratio to the baseline with the estimate and its 95% interval, and p99
- * latency per window (the rate was below saturation if it stayed flat).
+ * latency per window (the rate was below saturation if it stayed flat), its legend each variant's merged p50/p99/p99.9.
+ * With several cells three more: CPU per message, p99 and p99.9 latency of every cell against the rate, per placement.
  */
 public final class EfficiencyChart {
     static final Color[] COLORS = {new Color(0x1F, 0x77, 0xB4), new Color(0xD6, 0x27, 0x28), new Color(0x2C, 0xA0, 0x2C),
@@ -35,11 +37,22 @@ public final class EfficiencyChart {
         CpuMeasure main = CpuMeasure.main(r);
         String windows = r.cells.size() > 1 ? "headline cell's windows" : "windows in the interval";
         charts.add(perWindow(r, (main == CpuMeasure.PAIR ? "Master + slave" : main == CpuMeasure.CLIENT ? "Client" : "Broker") + " CPU/msg, " + windows, "us/msg",
-            main::of));
+            main::of, v -> v.name));
         charts.add(ratios(r, main));
-        charts.add(perWindow(r, "p99 send latency per window", "ms", w -> w.latencyMs == null ? null : w.latencyMs.p99));
+        // The legend carries each variant's merged p50/p99/p99.9 of the same windows: the latency the CPU figure was paid with.
+        XYChart latency = perWindow(r, "p99 send latency per window (legend: " + Format.LATENCY_HEADER + ", merged)", "ms",
+            w -> w.latencyMs == null ? null : w.latencyMs.p99, v -> v.name + " " + Format.latency(v.latencyMs));
+        // Names that long do not fit side by side below the chart (the third was cut off): one per row.
+        latency.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        charts.add(latency);
         if (r.cells.size() > 1) {
-            charts.add(rateCurve(r, main));
+            charts.add(rateCurve(r, (main == CpuMeasure.PAIR ? "Pair " : "") + "CPU per message against rate (dashed: pinned, dotted: split)",
+                "us/msg", v -> main.of(v) == null ? null : main.of(v).median));
+            charts.add(rateCurve(r, "p99 send latency against rate (dashed: pinned, dotted: split)", "ms",
+                v -> v.latencyMs == null ? null : v.latencyMs.p99));
+            // Its own panel: a p99.9 of tens of ms would flatten the p99 lines to the axis. Six panels also fill the grid.
+            charts.add(rateCurve(r, "p99.9 send latency against rate (dashed: pinned, dotted: split)", "ms",
+                v -> v.latencyMs == null ? null : v.latencyMs.p999));
         }
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
@@ -57,7 +70,8 @@ public final class EfficiencyChart {
         return chart;
     }
 
-    private static XYChart perWindow(EfficiencyResults r, String title, String unit, Function<Window, Double> figure) {
+    private static XYChart perWindow(EfficiencyResults r, String title, String unit, Function<Window, Double> figure,
+                                     Function<EfficiencyResults.VariantResult, String> series) {
         XYChart chart = chart(title, "window", unit);
         Predicate<Window> headline = EfficiencySummary.headline(r);
         for (EfficiencyResults.VariantResult v : r.variants) {
@@ -71,7 +85,7 @@ public final class EfficiencyChart {
                 }
             }
             if (!x.isEmpty()) {
-                XYSeries s = chart.addSeries(v.name, x, y);
+                XYSeries s = chart.addSeries(series.apply(v), x, y);
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
                 s.setMarker(SeriesMarkers.CIRCLE);
             }
@@ -141,10 +155,9 @@ public final class EfficiencyChart {
         return chart;
     }
 
-    /** CPU per message (median over the cell's interval windows) against the rate, per variant and placement. */
-    private static XYChart rateCurve(EfficiencyResults r, CpuMeasure measure) {
-        XYChart chart = chart((measure == CpuMeasure.PAIR ? "Pair " : "") + "CPU per message against rate (dashed: pinned, dotted: split)",
-            "msg/s", "us/msg");
+    /** One figure of each cell (over its interval windows) against the rate, per variant and placement. */
+    private static XYChart rateCurve(EfficiencyResults r, String title, String unit, Function<EfficiencyResults.VariantResult, Double> figure) {
+        XYChart chart = chart(title, "msg/s", unit);
         for (int i = 0; i < r.variants.size(); i++) {
             Color c = COLORS[i % COLORS.length];
             boolean named = false;
@@ -152,10 +165,10 @@ public final class EfficiencyChart {
                 List<Number> x = new ArrayList<>();
                 List<Number> y = new ArrayList<>();
                 for (EfficiencyResults.CellResult cell : r.cells) {
-                    EfficiencyResults.CpuFigure f = placement.label.equals(cell.placement) ? measure.of(cell.variants.get(i)) : null;
-                    if (f != null && f.median != null) {
+                    Double value = placement.label.equals(cell.placement) ? figure.apply(cell.variants.get(i)) : null;
+                    if (value != null) {
                         x.add(cell.rateMsgPerS);
-                        y.add(f.median);
+                        y.add(value);
                     }
                 }
                 if (x.isEmpty()) {

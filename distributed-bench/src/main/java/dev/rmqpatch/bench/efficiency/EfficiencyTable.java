@@ -1,6 +1,7 @@
 package dev.rmqpatch.bench.efficiency;
 
 import dev.rmqpatch.bench.broker.ThreadCosts;
+import dev.rmqpatch.bench.engine.ClientVariant;
 import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.report.Table;
@@ -53,7 +54,7 @@ public final class EfficiencyTable {
         for (CpuMeasure m : measures.subList(1, measures.size())) {
             header.addAll(List.of(m.label + " us/msg", "x", "95% CI"));
         }
-        header.addAll(List.of("p50 ms", "p99 ms", "stored B/msg", "msg/s", "windows not usable"));
+        header.addAll(List.of(Format.LATENCY_HEADER, "stored B/msg", "msg/s", "windows not usable"));
         rows.add(header.toArray(new String[0]));
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure c = main.of(v);
@@ -72,8 +73,7 @@ public final class EfficiencyTable {
                 row.add(f == null || base ? "" : ratio(f.ratio));
                 row.add(f == null || base ? "" : interval(f.ratioCi95));
             }
-            row.addAll(List.of(Format.num(v.latencyMs == null ? null : v.latencyMs.p50, 2), Format.num(v.latencyMs == null ? null : v.latencyMs.p99, 2),
-                Format.num(v.storedBytesPerMsg == null ? null : v.storedBytesPerMsg.median, 1),
+            row.addAll(List.of(Format.latency(v.latencyMs), Format.num(v.storedBytesPerMsg == null ? null : v.storedBytesPerMsg.median, 1),
                 Format.num(v.storedMsgPerS == null ? null : v.storedMsgPerS.median, 0), Integer.toString(v.windowsNotUsable)));
             rows.add(row.toArray(new String[0]));
         }
@@ -86,6 +86,7 @@ public final class EfficiencyTable {
         for (CpuMeasure m : measures.subList(1, measures.size())) {
             s.append(m.label).append(" us/msg: ").append(m.meaning).append(", ").append(m.perMessage).append('\n');
         }
+        s.append(latencyNote(r)).append('\n');
         for (EfficiencyResults.VariantResult v : r.variants) {
             EfficiencyResults.CpuFigure c = main.of(v);
             if (c != null && c.ratioCi95Bootstrap != null) {
@@ -124,7 +125,7 @@ public final class EfficiencyTable {
         CpuMeasure main = CpuMeasure.main(r);
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"msg/s", "% of slowest saturation", "placement", "pairs", "variant", main.label + " us/msg", "x " + r.baseline,
-            "95% CI", "verdict", "cs/msg"});
+            "95% CI", "verdict", Format.LATENCY_HEADER, "cs/msg"});
         for (EfficiencyResults.CellResult c : r.cells) {
             boolean first = true;
             for (EfficiencyResults.VariantResult v : c.variants) {
@@ -134,13 +135,26 @@ public final class EfficiencyTable {
                     first ? Format.num(c.percentOfSaturation, 0) : "", first ? c.placement : "",
                     first ? Integer.toString(c.pairsMeasured) : "", v.name, f == null ? "-" : Format.num(f.median, 1),
                     base || f == null ? "" : ratio(f.ratio), base || f == null ? "" : interval(f.ratioCi95),
-                    base || f == null ? "" : String.valueOf(f.verdict),
+                    base || f == null ? "" : String.valueOf(f.verdict), Format.latency(v.latencyMs),
                     v.threads == null ? "-" : Format.num(v.threads.contextSwitchesPerMsg.median, 2)});
                 first = false;
             }
         }
-        return "\nevery cell (* the headline; 95% CI: Student-t over the cell's pairs; cs/msg: the broker JVM's context switches per "
-            + "message)\n" + Table.render(rows);
+        return "\nevery cell (* the headline; 95% CI: Student-t over the cell's pairs; " + Format.LATENCY_HEADER + ": the cell's windows' "
+            + "send latency, merged; cs/msg: the broker JVM's context switches per message)\n" + Table.render(rows);
+    }
+
+    /**
+     * What the latency column is: whose sends, and over which windows. On the consumer side of --clients the senders are
+     * the stock load producers, so the figure is the broker's answer to them, not the consumers' end-to-end latency (which
+     * the windows do not record).
+     */
+    static String latencyNote(EfficiencyResults r) {
+        String whose = r.clients == null ? "the agents' acknowledged sends"
+            : ClientVariant.Side.PRODUCER.label().equals(r.clients.side) ? "the client's own acknowledged sends"
+            : "the stock load producers' acknowledged sends (not the consumers' end-to-end latency: not recorded per window)";
+        return Format.LATENCY_HEADER + ": send latency of " + whose + " in the variant's interval windows, their histograms merged "
+            + "(with p90, mean and max, per variant and cell, in results.json: latencyMs)";
     }
 
     /**

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rmqpatch.bench.broker.BrokerFigures;
 import dev.rmqpatch.bench.coordinator.RunResult;
 import dev.rmqpatch.bench.protocol.Counts;
+import dev.rmqpatch.bench.report.Format;
 import dev.rmqpatch.bench.stats.Histograms;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.nio.file.Files;
@@ -149,6 +150,10 @@ class CompareSummaryTest {
         Summarizer.relate(results.variants, results.baseline);
         String table = CompareTable.render(results, 2);
         assertTrue(table.contains("4.9.0-tuned") && table.contains("10,250") && table.contains("(10,000-10,500)"), table);
+        // Both rounds' histograms merged: p50 the first round's 2 ms, p99 and p99.9 the second's 2.1 ms, beside the CPU figure.
+        String row = table.lines().filter(l -> l.startsWith("4.9.0-tuned ")).findFirst().orElseThrow();
+        assertTrue(table.lines().findFirst().orElseThrow().contains("p50/p99/p99.9 ms"), table);
+        assertTrue(row.contains("2.00/2.10/2.10") && row.contains("51.0"), row);
         assertTrue(table.contains("4.9.0 vs 4.9.0-tuned: msg/s 0.51x (outside the spread)"), table);
         Path png = dir.resolve("chart.png");
         ChartWriter.write(results, png);
@@ -158,6 +163,16 @@ class CompareSummaryTest {
         assertEquals('P', bytes[1]);
         assertEquals('N', bytes[2]);
         assertEquals('G', bytes[3]);
+    }
+
+    @Test
+    void theLatencyTripleHasThreeSignificantDigitsAndADashForWhatWasNotRecorded() {
+        assertEquals("0.068/2.84/19.1", Format.latency(0.068, 2.844, 19.12));
+        assertEquals("1.00/250/1235", Format.latency(1.0, 250.4, 1234.6));
+        assertEquals("0.500/-/-", Format.latency(0.5, null, null));
+        assertEquals("-", Format.latency(null, null, null));
+        assertEquals("-", Format.latency((LatencySummary) null));
+        assertEquals("-", Format.latency(LatencySummary.of(Histograms.create())), "no sends recorded");
     }
 
     @Test

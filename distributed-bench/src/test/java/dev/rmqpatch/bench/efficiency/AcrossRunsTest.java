@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rmqpatch.bench.engine.RunOptions;
 import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.bench.stats.Histograms;
+import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class AcrossRunsTest {
@@ -34,9 +38,8 @@ class AcrossRunsTest {
         return r;
     }
 
-    @Test
-    void theRatioAcrossRunsIsTheGeometricMeanWithATIntervalOverRuns() {
-        List<EfficiencyResults> runs = List.of(run("ok", 0.70), run("ok", 0.74), run("ok", 0.72));
+    /** The across-run results of runs of A (the baseline) and B, each run entered in order. */
+    private static AcrossRunsResults summarized(List<EfficiencyResults> runs) {
         AcrossRunsResults a = new AcrossRunsResults();
         a.baseline = "A";
         a.mainFigure = CpuMeasure.BROKER.name();
@@ -44,6 +47,51 @@ class AcrossRunsTest {
             a.runs.add(AcrossRuns.entry(k + 1, "run-" + (k + 1), List.of("A", "B"), runs.get(k)));
         }
         AcrossRuns.summarize(a, List.of("A", "B"), runs);
+        return a;
+    }
+
+    /** Gives a variant of a run the latency of sends taking these many microseconds. */
+    private static EfficiencyResults latency(EfficiencyResults r, int variant, long... micros) {
+        Histogram h = Histograms.create();
+        for (long m : micros) {
+            h.recordValue(m);
+        }
+        r.variants.get(variant).latencyMs = LatencySummary.of(h);
+        return r;
+    }
+
+    @Test
+    void everyRunsLatencyAndEachPercentilesHighestRunStandBesideTheRatios() {
+        // B's p99.9 is highest in run 1, its p50 in run 2: the bound takes each from its own run.
+        long[] fast = new long[990];
+        Arrays.fill(fast, 500);
+        long[] slowTail = Arrays.copyOf(fast, 1000);
+        Arrays.fill(slowTail, 990, 1000, 30_000);
+        long[] slowMiddle = new long[1000];
+        Arrays.fill(slowMiddle, 800);
+        List<EfficiencyResults> runs = List.of(latency(latency(run("ok", 0.70), 0, fast), 1, slowTail),
+            latency(latency(run("ok", 0.74), 0, fast), 1, slowMiddle), latency(run("ok", 0.72), 0, fast));
+        AcrossRunsResults a = summarized(runs);
+        assertEquals(0.8, a.runs.get(1).latencyMs.get("B").p50, 0.001, "each run's own, per variant");
+        assertEquals(0.5, a.runs.get(0).latencyMs.get("A").p99, 0.001, "the baseline's too");
+        AcrossRunsResults.HighestLatency b = a.variants.get(1).highestLatencyMs;
+        assertEquals(2, b.runs, "run 3 recorded no latency for B");
+        assertEquals(0.8, b.p50, 0.001);
+        assertEquals(0.8, b.p99, 0.001);
+        assertEquals(30.0, b.p999, 0.1);
+        assertEquals(3, a.variants.get(0).highestLatencyMs.runs);
+        String table = AcrossRunsTable.render(a);
+        assertTrue(table.contains("p50/p99/p99.9 ms (highest run)"), table);
+        String run1 = table.substring(table.indexOf("\n1 ") + 1);
+        assertTrue(run1.lines().findFirst().orElseThrow().endsWith("0.500/0.500/0.500"), "run 1's baseline row: " + table);
+        assertTrue(run1.lines().skip(1).findFirst().orElseThrow().endsWith("0.500/0.500/30.0"), "run 1's B row: " + table);
+        assertTrue(table.lines().filter(l -> l.startsWith("B ")).findFirst().orElseThrow().endsWith("0.800/0.800/30.0"), table);
+    }
+
+    @Test
+    void theRatioAcrossRunsIsTheGeometricMeanWithATIntervalOverRuns() {
+        List<EfficiencyResults> runs = List.of(run("ok", 0.70), run("ok", 0.74), run("ok", 0.72));
+        AcrossRunsResults a = summarized(runs);
         assertEquals(3, a.runsCompleted);
         AcrossRunsResults.AcrossFigure f = a.variants.get(1).figures.get("brokerCpuUsPerMsg");
         double[] logs = {Math.log(0.70), Math.log(0.74), Math.log(0.72)};
@@ -110,6 +158,10 @@ class AcrossRunsTest {
         assertEquals(0.8, a.variants.get(1).figures.get("brokerCpuUsPerMsg").ratio, 0.02, "the headline across runs: unpinned");
         String table = AcrossRunsTable.render(a);
         assertTrue(table.contains("every cell across runs") && table.contains("5,000 / 4,000 / 5,000"), table);
+        // Every cell's every variant, the baseline with it, has its latency (windows of 0.9 and 1.5 ms in every run).
+        String cells = table.substring(table.indexOf("every cell across runs"));
+        assertEquals(6 * 3, cells.split("0\\.900/1\\.50/1\\.50", -1).length - 1, cells);
+        assertEquals(1.5, a.cells.get(0).variants.get(0).highestLatencyMs.p999, 0.01);
     }
 
     @Test

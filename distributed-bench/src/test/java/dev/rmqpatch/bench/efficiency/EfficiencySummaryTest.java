@@ -249,7 +249,7 @@ class EfficiencySummaryTest {
         assertTrue(again.warnings.stream().noneMatch(w -> w.contains("7 measured window(s)")), "the stale warning went: " + again.warnings);
         assertTrue(again.metadata.containsKey("resummarized"));
         assertTrue(Files.readString(dir.resolve("table.txt")).contains("headline: 5,000 msg/s unpinned"));
-        assertTrue(Files.size(dir.resolve("chart.png")) > 1000);
+        assertTrue(Files.size(dir.resolve("chart.png")) > 1000, printed.toString());
     }
 
     @Test
@@ -300,6 +300,17 @@ class EfficiencySummaryTest {
         assertEquals("split", r.pinning.placement);
         String table = EfficiencyTable.render(r);
         assertTrue(table.contains("every cell") && table.contains("5,000 *") && table.contains("headline: 5,000 msg/s split"), table);
+        // Every cell's every variant carries its merged p50/p99/p99.9 (windows of 0.9 and 1.5 ms) beside its CPU figure, in
+        // results.json and in both tables: 2 rows of the headline table and 9 cells x 2 variants.
+        for (EfficiencyResults.CellResult c : r.cells) {
+            for (EfficiencyResults.VariantResult v : c.variants) {
+                assertEquals(1.5, v.latencyMs.p999, 0.01, c.rateMsgPerS + " " + c.placement + " " + v.name);
+            }
+        }
+        String cells = table.substring(table.indexOf("\nevery cell (*") + 1);
+        assertTrue(cells.lines().skip(1).findFirst().orElseThrow().contains("p50/p99/p99.9 ms"), cells);
+        assertEquals(18, cells.split("0\\.900/1\\.50/1\\.50", -1).length - 1, cells);
+        assertEquals(20, table.split("0\\.900/1\\.50/1\\.50", -1).length - 1, table);
         EfficiencyChart.write(r, dir.resolve("curve.png"));
         assertTrue(Files.size(dir.resolve("curve.png")) > 1000);
     }
@@ -364,6 +375,11 @@ class EfficiencySummaryTest {
         r.warnings.addAll(EfficiencyWarnings.of(r));
         String table = EfficiencyTable.render(r);
         assertTrue(table.contains("at a fixed 5,000 msg/s (probe), 30 measured pair(s) of 5 s windows"), table);
+        for (EfficiencyResults.VariantResult v : r.variants) {
+            String row = table.lines().filter(l -> l.startsWith(v.name + " ")).findFirst().orElseThrow();
+            assertTrue(row.contains("0.900/1.50/1.50"), "p50/p99/p99.9 in the row of the CPU figure: " + row);
+        }
+        assertTrue(table.contains("p50/p99/p99.9 ms: send latency of the agents' acknowledged sends"), table);
         assertTrue(table.contains("x 4.9.0-tuned") && table.contains("95% CI") && table.contains("resolved"), table);
         assertTrue(table.contains("#13 (pair 7, 4.9.0-tuned): missed the rate"), table);
         assertTrue(table.contains("bootstrap check 4.9.0-patched"), table);

@@ -75,7 +75,7 @@ class CompareConsumersIT {
             assertEquals(replication.get("masterCommitLogMaxOffset").getAsLong(), replication.get("slaveCommitLogMaxOffset").getAsLong());
         }
         String table = Files.readString(out.resolve("table.txt"));
-        assertTrue(table.contains("consume msg/s") && table.contains("e2e p99 ms") && table.contains("missing"), table);
+        assertTrue(table.contains("consume msg/s") && table.contains("e2e p50/p99/p99.9 ms") && table.contains("missing"), table);
         assertTrue(Files.size(out.resolve("chart.png")) > 0);
     }
 }
