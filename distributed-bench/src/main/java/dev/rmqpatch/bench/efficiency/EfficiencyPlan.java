@@ -373,7 +373,7 @@ public final class EfficiencyPlan implements Plan {
 
     private void warmUpAndProbe(Rig run) throws WindowRunner.WindowFailure, IOException {
         Placement pinned = o.pin.neverPins() ? Placement.UNPINNED : place(run, Placement.PINNED);
-        int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
+        int warmWindows = Rig.warmUpWindows(o);
         out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
                 + "each variant's saturation; %s%n", ctx.elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
         List<Window> warm = runWindows(run, pairs(warmWindows, 0, Window.WARM_UP, pinned, false));
@@ -567,9 +567,11 @@ public final class EfficiencyPlan implements Plan {
             }
             results.warnings.addAll(PlacementRecord.warnings(results.pinning.split));
             results.warnings.addAll(EfficiencyWarnings.of(results));
-            String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
+            String stalls = rig == null ? "" : rig.recordStalls(o, results);
+            String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable)
+                + (stalls.isEmpty() ? "" : "\n" + stalls);
             ctx.writeOutput(results.metadata, results, table, png -> EfficiencyChart.write(results, png), results.error, results.profile != null);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             out.println("could not write the results to " + o.outDir + ": " + e);
         }
     }
