@@ -116,8 +116,9 @@ public final class SaturationPlan implements Plan {
 
     @Override
     public String describe(RunOptions options) {
-        return String.format("comparing %s, %d round(s), baseline %s, topology %s%s; %s; output %s", options.variants, options.rounds,
-            options.baseline, options.topology, options.profile ? ", profiled" : "", options.workload, options.outDir);
+        return String.format("comparing %s, %d round(s), baseline %s, topology %s%s%s; %s; output %s", options.variants, options.rounds,
+            options.baseline, options.topology, options.profile ? ", profiled" : "",
+            options.stall == null ? "" : ", store stalls " + options.stall.label(), options.workload, options.outDir);
     }
 
     public CompareResults results() {

@@ -209,7 +209,8 @@ public final class EfficiencyPlan implements Plan {
             : "clients " + options.clients + " (" + options.clientSide.label() + " side) against " + options.variants.get(0);
         return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows per cell, rate %s, --pin %s%s, baseline %s, "
                 + "topology %s; %d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s%s",
-            compared, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
+            compared, options.pairs, options.windowSeconds, rate, options.pin.label(),
+            (options.profile ? ", profiled" : "") + (options.stall == null ? "" : ", store stalls " + options.stall.label()),
             options.baseline, options.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(),
             w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), options.outDir,
             options.runs > 1 ? "; " + options.runs + " whole runs" : options.remote != null ? "; brokers on other hosts, their CPU over JMX" : "");
