@@ -17,6 +17,7 @@ die() { echo "compare.sh: $*" >&2; exit 2; }
 VARIANTS="4.9.0,4.9.0-tuned,4.9.0-patched"
 CLIENTS=""
 DIST_DIR_GIVEN=""
+STALL=""
 BUILD=1
 HELP=0
 PASS=()
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
     --dist-dir|--dist-dir=*) DIST_DIR_GIVEN=1; PASS+=("$1"); shift ;;
     --clients) CLIENTS=${2:?--clients needs a value}; PASS+=("$1" "$2"); shift 2 ;;
     --clients=*) CLIENTS=${1#--clients=}; PASS+=("$1"); shift ;;
+    --stall|--stall=*) STALL=1; PASS+=("$1"); shift ;;
     *) PASS+=("$1"); shift ;;
   esac
 done
@@ -61,6 +63,11 @@ case ",$CLIENTS," in
     [ -f "$ROOT/java-agent/target/rmqpatch-agent.jar" ] \
       || build "the Java agent (java-agent/target/rmqpatch-agent.jar)" mvn -B -q -pl java-agent -am -DskipTests install ;;
 esac
+
+# --stall: the stall agent goes on every variant's master broker.
+if [ -n "$STALL" ] && [ ! -f "$ROOT/stall-agent/target/rmqpatch-stall-agent.jar" ]; then
+  build "the stall agent (stall-agent/target/rmqpatch-stall-agent.jar)" mvn -B -q -pl stall-agent -am -DskipTests package
+fi
 
 # Each variant needs broker-patches/target/rocketmq-<version>-{stock,patched}; see --help.
 if [ -z "$DIST_DIR_GIVEN" ]; then

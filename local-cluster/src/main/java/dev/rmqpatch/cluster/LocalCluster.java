@@ -187,6 +187,11 @@ public final class LocalCluster implements AutoCloseable {
         public String namesrvHeap = "256m";
         /** More flags for every broker JVM, after the heap (e.g. -XX:ActiveProcessorCount=2); fixed words, never user text. */
         public List<String> brokerJvmOptions = new ArrayList<>();
+        /**
+         * More flags for the master broker JVM only, after {@link #brokerJvmOptions}; fixed words, never user text. For
+         * what concerns the store under test and not its slave's (the harness's stall agent, --stall).
+         */
+        public List<String> masterJvmOptions = new ArrayList<>();
         /** More flags for the name server JVM. */
         public List<String> namesrvJvmOptions = new ArrayList<>();
         /**
@@ -342,10 +347,20 @@ public final class LocalCluster implements AutoCloseable {
             }
             Files.writeString(broker.conf, confText(broker), StandardCharsets.UTF_8);
             broker.process = ManagedProcess.start(broker.name, List.of(spec.dist.resolve("bin/mqbroker").toString(), "-c",
-                broker.conf.toString()), env(spec.brokerHeap, broker.home, spec.brokerJvmOptions), spec.workDir, broker.output);
+                broker.conf.toString()), env(spec.brokerHeap, broker.home, jvmOptions(broker)), spec.workDir, broker.output);
         } catch (IOException e) {
             throw new ClusterException("cannot start the " + broker.name + " from " + spec.dist + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Every broker's flags, then the master's own. */
+    private List<String> jvmOptions(Broker broker) {
+        if (broker != master || spec.masterJvmOptions.isEmpty()) {
+            return spec.brokerJvmOptions;
+        }
+        List<String> all = new ArrayList<>(spec.brokerJvmOptions);
+        all.addAll(spec.masterJvmOptions);
+        return all;
     }
 
     /**

@@ -15,6 +15,7 @@ import static dev.rmqpatch.bench.cli.HarnessFlags.THREADS;
 import static dev.rmqpatch.bench.cli.HarnessFlags.WARMUP;
 import static dev.rmqpatch.bench.cli.HarnessFlags.WORKLOAD;
 
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.logging.ClientLogging;
 import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.Flag;
@@ -62,6 +63,14 @@ public final class CompareCommand {
             + "(with --clients: every client's first agent JVM) and write flame-<variant>.html and a \"where the broker's CPU goes\" "
             + "table (the client's, with --clients; share of samples by area, and the "
             + "baseline's top 15 self-time methods with every variant's share) into table.txt and results.json; when, the plan says");
+    static final Flag<StoreStalls.Plan> STALL = Flag.parsed("--stall", "POINT:MILLIS/EVERY_MILLIS", StoreStalls.Plan::parse,
+        "a stalling store: the stall agent (" + StoreStalls.JAR + ", a test and harness tool, never in a delivered broker) on "
+            + "every variant's master broker JVM (not on slaves) makes its store wait MILLIS at POINT every EVERY_MILLIS: append (the "
+            + "CommitLog append, under the put lock), allocate (the next CommitLog file), flush, or replica (the transfer to the "
+            + "slave; ms-sync), e.g. append:500/2000. Stalls begin after the warm-up (estimated: " + StoreStalls.START_UP_MILLIS / 1000
+            + " s start-up per cluster plus the plan's warm-up; efficiency adds its rate check). results.json records per variant "
+            + "each stall's start, length and thread and the sends that failed, the output ends with a line per variant; not "
+            + "with --remote or --clients");
 
     private static final String USAGE = String.join("\n",
         "Usage: scripts/compare.sh [options]",
@@ -100,7 +109,7 @@ public final class CompareCommand {
             .section("Plans:", selectors.toArray(new Flag<?>[0]))
             .section("Options (every plan):", VARIANTS, BASELINE, WARMUP.defaultingTo(null, "the plan's, below"), THREADS, AGENTS, SIZE, MODE,
                 CLIENT, RATE, WORKLOAD, PAYLOAD_DIR, HarnessFlags.BROKER_HEAP, TOPOLOGY, CONSUMERS, SET, DIST_DIR,
-                OUT.defaultingTo(null, "target/compare-<yyyyMMdd-HHmmss> in the repository root"), PROFILE, REPO_ROOT);
+                OUT.defaultingTo(null, "target/compare-<yyyyMMdd-HHmmss> in the repository root"), PROFILE, STALL, REPO_ROOT);
         for (Plan p : plans) {
             List<Flag<?>> own = new ArrayList<>(p.flags());
             own.removeIf(f -> set.all().contains(f));
@@ -191,6 +200,20 @@ public final class CompareCommand {
             : o.clients != null && compared.contains("stock") ? "stock" : defaultBaseline(compared);
         if (!compared.contains(o.baseline)) {
             throw new UsageException("--baseline " + o.baseline + " is not one of the " + (o.clients != null ? "clients " : "variants ") + compared);
+        }
+        if (a.has(STALL)) {
+            // Brokers started elsewhere (--remote) are not this run's to instrument; with --clients one broker serves all
+            // the compared clients, so no client's figures would be its own.
+            if (o.remote != null || o.clients != null) {
+                throw new UsageException("--stall puts the stall agent on the brokers this run starts and compares; not with "
+                    + (o.remote != null ? "--remote" : "--clients"));
+            }
+            o.stall = a.get(STALL);
+            try {
+                o.stallAgentJar = StoreStalls.agentJar(root);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
         }
         o.distDir = (a.has(DIST_DIR) ? a.get(DIST_DIR) : root.resolve("broker-patches/target")).toAbsolutePath().normalize();
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.compare;
 
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
@@ -68,6 +69,8 @@ public final class CompareResults {
         public List<RoundResult> rounds = new ArrayList<>();
         /** compare --profile: this variant's profile over all its rounds' measured windows. */
         public ProfileSet.VariantProfile profile;
+        /** --stall only: the stalls of this variant's master brokers over its rounds, and its failed sends by how they failed. */
+        public StoreStalls.Record stalls;
     }
 
     /** One round of one variant; the full run result is in resultFile. */

@@ -4,6 +4,7 @@ import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.Replication;
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.cli.Args;
 import dev.rmqpatch.bench.cli.Flag;
 import dev.rmqpatch.bench.cli.HarnessFlags;
@@ -59,6 +60,8 @@ public final class SaturationPlan implements Plan {
     private final Map<String, Integer> profiledWindows = new LinkedHashMap<>();
     private final List<String> profileWarnings = new ArrayList<>();
     private String profileTable;
+    /** --stall: each variant's stalls over its rounds; empty without. */
+    private Map<String, StoreStalls.Record> stalls = Map.of();
     /** How long a slave may take, after the load stopped, to apply what the master already pushed. */
     private static final Duration SLAVE_CATCH_UP = Duration.ofSeconds(10);
 
@@ -113,8 +116,9 @@ public final class SaturationPlan implements Plan {
 
     @Override
     public String describe(RunOptions options) {
-        return String.format("comparing %s, %d round(s), baseline %s, topology %s%s; %s; output %s", options.variants, options.rounds,
-            options.baseline, options.topology, options.profile ? ", profiled" : "", options.workload, options.outDir);
+        return String.format("comparing %s, %d round(s), baseline %s, topology %s%s%s; %s; output %s", options.variants, options.rounds,
+            options.baseline, options.topology, options.profile ? ", profiled" : "",
+            options.stall == null ? "" : ", store stalls " + options.stall.label(), options.workload, options.outDir);
     }
 
     public CompareResults results() {
@@ -139,6 +143,7 @@ public final class SaturationPlan implements Plan {
             results.variants.add(r);
             runs.put(v.name(), new ArrayList<>());
         }
+        stalls = StoreStalls.records(new ArrayList<>(runs.keySet()), o.stall, stallAfterMillis(o));
         BrokerAdmin admin = ctx.admin();
         List<AgentClient> agents = ctx.launchAgents(LocalAgents.DEFAULT_JVM_OPTIONS);
         if (o.ceiling != null) {
@@ -251,10 +256,15 @@ public final class SaturationPlan implements Plan {
         String label = v.name() + " r" + round + "/" + o.rounds;
         Path dir = o.outDir.resolve(new SaturationRounds.Run(round, v.name()).folder());
         LocalCluster.Spec cs = ctx.clusterSpec(v, ctx.overrides(v), dir);
+        if (o.stall != null) {
+            cs.masterJvmOptions.add(o.stall.jvmOption(o.stallAgentJar, stallAfterMillis(o)));
+        }
         out.printf("[%s] (%d of %d, %s elapsed) starting name server + %s: %s, conf/%s %s%n", label, done, total, ctx.elapsed(),
             o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(), cs.overrides.isEmpty() ? "" : cs.overrides);
         RunResult r;
+        Path masterOutput = null;
         try (LocalCluster cluster = HarnessClusters.start(cs, admin)) {
+            masterOutput = cluster.master().output();
             if (round == 1) {
                 ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
             }
@@ -287,6 +297,11 @@ public final class SaturationPlan implements Plan {
             }
             if (cluster.slaveProcess() != null) {
                 r.replication = replication(cluster, admin, r, label, dir);
+            }
+        } finally {
+            // Also after a failed round: its stalls are what a reader of the failure wants to see.
+            if (masterOutput != null && stalls.containsKey(v.name())) {
+                stalls.get(v.name()).read(masterOutput, round);
             }
         }
         writeRunFiles(dir, r);
@@ -447,8 +462,22 @@ public final class SaturationPlan implements Plan {
         throw new IllegalStateException(name);
     }
 
+    /**
+     * --stall: no stall before the warm-up is over, counted from the master's JVM start: a start-up allowance per broker
+     * JVM (ms-sync starts the slave and waits for replication before the load) plus the round's warm-up.
+     */
+    static long stallAfterMillis(RunOptions o) {
+        return StoreStalls.START_UP_MILLIS * (o.topology == Topology.SINGLE ? 1 : 2) + o.workload.warmupDurationSeconds() * 1000L;
+    }
+
     private void summarize() {
         Summarizer.summarizeAll(results, runs);
+        for (CompareResults.VariantResult v : results.variants) {
+            v.stalls = stalls.get(v.name);
+            if (v.stalls != null) {
+                v.stalls.countSendFailures(v.errorsByKind);
+            }
+        }
         results.warnings.addAll(profileWarnings);
     }
 
@@ -460,7 +489,8 @@ public final class SaturationPlan implements Plan {
         }
         writeProfiles();
         summarize();
-        String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable);
+        String table = CompareTable.render(results, o.rounds) + (profileTable == null ? "" : "\n" + profileTable)
+            + (stalls.isEmpty() ? "" : "\n" + StoreStalls.summary(stalls, "failed in the rounds' measured windows"));
         ctx.writeOutput(results.metadata, results, table, png -> ChartWriter.write(results, png), results.error, results.profile != null);
     }
 }

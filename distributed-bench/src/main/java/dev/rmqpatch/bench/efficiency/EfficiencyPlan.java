@@ -210,7 +210,8 @@ public final class EfficiencyPlan implements Plan {
             : "clients " + options.clients + " (" + options.clientSide.label() + " side) against " + options.variants.get(0);
         return String.format("comparing %s in efficiency mode: %d pair(s) of %d s windows per cell, rate %s, --pin %s%s, baseline %s, "
                 + "topology %s; %d topic(s) x %d queues, %d B, %d agent(s) x %d %s threads, client %s, warm-up %d s per variant; output %s%s",
-            compared, options.pairs, options.windowSeconds, rate, options.pin.label(), options.profile ? ", profiled" : "",
+            compared, options.pairs, options.windowSeconds, rate, options.pin.label(),
+            (options.profile ? ", profiled" : "") + (options.stall == null ? "" : ", store stalls " + options.stall.label()),
             options.baseline, options.topology, w.topics(), w.partitionsPerTopic(), w.messageSize(), options.agents, w.threadsPerAgent(),
             w.sendMode().label(), w.client().label(), w.warmupDurationSeconds(), options.outDir,
             options.runs > 1 ? "; " + options.runs + " whole runs" : options.remote != null ? "; brokers on other hosts, their CPU over JMX" : "");
@@ -374,7 +375,7 @@ public final class EfficiencyPlan implements Plan {
 
     private void warmUpAndProbe(Rig run) throws WindowRunner.WindowFailure, IOException {
         Placement pinned = o.pin.neverPins() ? Placement.UNPINNED : place(run, Placement.PINNED);
-        int warmWindows = (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
+        int warmWindows = Rig.warmUpWindows(o);
         out.printf("[%s elapsed] warm-up: %d window(s) of %d s per variant at full load, variants alternating, which also measures "
                 + "each variant's saturation; %s%n", ctx.elapsed(), warmWindows, o.windowSeconds, run.pinning.describe());
         List<Window> warm = runWindows(run, pairs(warmWindows, 0, Window.WARM_UP, pinned, false));
@@ -568,9 +569,11 @@ public final class EfficiencyPlan implements Plan {
             }
             results.warnings.addAll(PlacementRecord.warnings(results.pinning.split));
             results.warnings.addAll(EfficiencyWarnings.of(results));
-            String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable);
+            String stalls = rig == null ? "" : rig.recordStalls(o, results);
+            String table = EfficiencyTable.render(results) + (profileTable == null ? "" : "\n" + profileTable)
+                + (stalls.isEmpty() ? "" : "\n" + stalls);
             ctx.writeOutput(results.metadata, results, table, png -> EfficiencyChart.write(results, png), results.error, results.profile != null);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             out.println("could not write the results to " + o.outDir + ": " + e);
         }
     }

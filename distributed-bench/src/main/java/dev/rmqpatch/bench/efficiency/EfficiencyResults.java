@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.profile.ProfileSet;
 import dev.rmqpatch.bench.stats.LatencySummary;
 import java.util.ArrayList;
@@ -87,6 +88,8 @@ public final class EfficiencyResults {
         /** Measured windows (kept pinning state, not profiled) that missed the rate or lost sends. */
         public int windowsNotUsable;
         public long failedSends;
+        /** --stall only: the stalls of this variant's master broker, and its failed sends (every window) by how they failed. */
+        public StoreStalls.Record stalls;
         public ProfileSet.VariantProfile profile;
         /** ms-sync with --profile: the slave's (flame-&lt;variant&gt;-slave.html). */
         public ProfileSet.VariantProfile slaveProfile;

@@ -4,6 +4,7 @@ import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.HarnessClusters;
 import dev.rmqpatch.bench.broker.Replication;
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.AgentGroup;
@@ -183,6 +184,9 @@ final class Rig {
         for (Variant v : o.variants) {
             LocalCluster.Spec cs = ctx.clusterSpec(v, overrides.get(v.name()), o.outDir.resolve("brokers/" + v.name()));
             cs.brokerJvmOptions.addAll(0, sameCpuCount);
+            if (o.stall != null) {
+                cs.masterJvmOptions.add(o.stall.jvmOption(o.stallAgentJar, stallAfterMillis(o)));
+            }
             out.printf("[%s elapsed] starting %s: name server + %s from %s, conf/%s %s%n", ctx.elapsed(), v.name(),
                 o.topology == Topology.SINGLE ? "broker" : "SYNC_MASTER + SLAVE", v.distName(), v.confName(),
                 cs.overrides.isEmpty() ? "" : cs.overrides);
@@ -190,6 +194,43 @@ final class Rig {
             clusters.add(cluster);
             ComparisonMetadata.variantEntry(results.metadata, v.name()).put("brokerCommandLine", cluster.brokerCommandLine());
         }
+    }
+
+    /** Warm-up windows per variant: the workload's warm-up in whole windows, at least one. */
+    static int warmUpWindows(RunOptions o) {
+        return (int) Math.max(1, Math.ceil((double) o.workload.warmupDurationSeconds() / o.windowSeconds));
+    }
+
+    /**
+     * --stall: no stall before the warm-up and the rate check are over (a stall in the rate check would fail it and step
+     * the rate down), counted from a master's JVM start: a start-up allowance per cluster (they start one after another,
+     * then the agents) plus the warm-up windows and one rate-check window of every variant. Later clusters start later,
+     * so their stalls begin later still.
+     */
+    static long stallAfterMillis(RunOptions o) {
+        int variants = o.variants.size();
+        return StoreStalls.START_UP_MILLIS * variants + (warmUpWindows(o) + 1L) * o.windowSeconds * variants * 1000L;
+    }
+
+    /**
+     * --stall: each variant's stalls, read from its master's output, and its failed sends over all its windows into
+     * results; the lines the run's output ends with (empty without --stall).
+     */
+    String recordStalls(RunOptions o, EfficiencyResults results) throws IOException {
+        List<String> names = new ArrayList<>();
+        o.variants.forEach(v -> names.add(v.name()));
+        Map<String, StoreStalls.Record> records = StoreStalls.records(names, o.stall, stallAfterMillis(o));
+        for (int i = 0; i < clusters.size() && !records.isEmpty(); i++) {
+            String name = names.get(i);
+            StoreStalls.Record r = records.get(name);
+            r.read(clusters.get(i).master().output(), null);
+            Map<String, Long> kinds = new java.util.TreeMap<>();
+            results.windows.stream().filter(w -> w.variant.equals(name) && w.errorsByKind != null)
+                .forEach(w -> w.errorsByKind.forEach((k, n) -> kinds.merge(k, n, Long::sum)));
+            r.countSendFailures(kinds);
+            results.variants.stream().filter(v -> v.name.equals(name)).forEach(v -> v.stalls = r);
+        }
+        return StoreStalls.summary(records, "failed in any of the variant's windows");
     }
 
     /**

@@ -66,6 +66,8 @@ public final class Window {
     /** Agent side: answers and failures of the sends issued in the window. */
     public long acked;
     public long failed;
+    /** The failures by kind (exception type or broker response code, timeout, lost connection); absent when none. */
+    public java.util.Map<String, Long> errorsByKind;
     /** Messages the agents' consumers received in the window (with consumers; of every cluster, nearly all this one's). */
     public long consumed;
     public LatencySummary latencyMs;

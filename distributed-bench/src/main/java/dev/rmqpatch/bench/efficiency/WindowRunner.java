@@ -265,6 +265,10 @@ final class WindowRunner {
         for (ProgressReport r : reports) {
             w.acked += r.acked;
             w.failed += r.failed;
+            if (r.errorsByKind != null && !r.errorsByKind.isEmpty()) {
+                w.errorsByKind = w.errorsByKind == null ? new java.util.TreeMap<>() : w.errorsByKind;
+                r.errorsByKind.forEach((k, n) -> w.errorsByKind.merge(k, n, Long::sum));
+            }
             w.consumed += r.consumed;
             if (r.latencyHistogram != null) {
                 latencies.add(Histograms.decode(r.latencyHistogram));

@@ -1,5 +1,6 @@
 package dev.rmqpatch.bench.engine;
 
+import dev.rmqpatch.bench.broker.StoreStalls;
 import dev.rmqpatch.bench.pinning.PinMode;
 import dev.rmqpatch.bench.workload.Workload;
 import dev.rmqpatch.cluster.Topology;
@@ -32,6 +33,10 @@ public final class RunOptions {
     public String commandLine;
     /** --profile: async-profiler on the brokers (saturation: in the measured windows; efficiency: in extra windows). */
     public boolean profile;
+    /** --stall: the stall agent on every variant's master broker; null = no stalls. */
+    public StoreStalls.Plan stall;
+    /** --stall: the agent jar, checked to exist. */
+    public Path stallAgentJar;
     /** The plan that runs the comparison (its selecting flag, e.g. --efficiency, or the default plan). */
     public Plan plan;
 

@@ -10,7 +10,6 @@ import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,21 +26,11 @@ class CompareMsSyncIT {
 
     @Test
     void slaveEndsTheRoundAtTheMastersOffset() throws Exception {
-        Path script = Dists.repoRoot().resolve("scripts/compare.sh");
         Dists.patched();
         Path out = dir.resolve("cmp");
         Path log = dir.resolve("compare.log");
-        List<String> command = List.of(script.toString(), "--no-build", "--topology", "ms-sync", "--variants", "4.9.0-patched",
-            "--rounds", "1", "--warmup", "1", "--duration", "2", "--threads", "4", "--broker-heap", "512m", "--no-sink",
-            "--out", out.toString());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
-            assertTrue(p.waitFor(150, TimeUnit.SECONDS), "compare.sh finished");
-        } finally {
-            p.destroyForcibly();
-        }
-        String printed = Files.readString(log);
-        assertEquals(0, p.exitValue(), printed);
+        String printed = CompareScript.run(log, 150, "--topology", "ms-sync", "--variants", "4.9.0-patched", "--rounds", "1", "--warmup",
+            "1", "--duration", "2", "--threads", "4", "--broker-heap", "512m", "--no-sink", "--out", out.toString());
 
         JsonObject results = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", results.get("status").getAsString(), printed);

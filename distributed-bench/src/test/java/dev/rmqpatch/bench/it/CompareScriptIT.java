@@ -10,9 +10,7 @@ import com.google.gson.JsonParser;
 import dev.rmqpatch.bench.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,21 +24,12 @@ class CompareScriptIT {
 
     @Test
     void compareScriptWritesTheDocumentedResults() throws Exception {
-        Path script = Dists.repoRoot().resolve("scripts/compare.sh");
         Dists.stock();
         Dists.patched();
         Path out = dir.resolve("cmp");
         Path log = dir.resolve("compare.log");
-        List<String> command = new ArrayList<>(List.of(script.toString(), "--no-build", "--variants", "4.9.0,4.9.0-patched",
-            "--rounds", "1", "--duration", "2", "--warmup", "1", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
-            assertTrue(p.waitFor(360, TimeUnit.SECONDS), "compare.sh finished");
-        } finally {
-            p.destroyForcibly();
-        }
-        String printed = Files.readString(log);
-        assertEquals(0, p.exitValue(), printed);
+        String printed = CompareScript.run(log, 360, "--variants", "4.9.0,4.9.0-patched", "--rounds", "1", "--duration", "2", "--warmup",
+            "1", "--threads", "4", "--broker-heap", "512m", "--out", out.toString());
         assertTrue(printed.contains("harness ceiling"), printed);
         assertTrue(Files.size(out.resolve("chart.png")) > 1000, "chart.png written");
         assertTrue(Files.readString(out.resolve("table.txt")).contains("4.9.0-patched"));
