@@ -43,8 +43,9 @@ final class InlineSendPatch implements Patch {
     public String effect() {
         return "A send request (codes 10, 310, 320) runs on the thread that read it when no other send is queued, "
             + "running or on its way to a send-executor worker; otherwise it is queued on the send executor as stock "
-            + "queues it. A send slower than 50 ms (a stalling store) sends every send through the executor for 5 minutes "
-            + "(-Drmqpatch.inlineSend.slowMillis, -Drmqpatch.inlineSend.coolDownMillis).";
+            + "queues it. A send slower than 50 ms (a stalling store) sends every send through the executor for 10 s, "
+            + "doubling while slow sends recur, up to 5 minutes (-Drmqpatch.inlineSend.slowMillis, firstPauseMillis, "
+            + "maxPauseMillis).";
     }
 
     @Override

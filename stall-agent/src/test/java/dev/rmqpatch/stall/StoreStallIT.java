@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
  * <p>What stock does in a stall: the send-executor thread that appends waits, the IO threads keep reading, pulls and
  * queries are served from their own executors, and sends queued over {@code waitTimeMillsInSendQueue} (200 ms) are
  * answered SYSTEM_BUSY. With P30 a send may run on the IO thread that read it, and a stall there holds every other
- * connection that thread reads. P30's guard sends every send through the executor for five minutes after a send slower
- * than 50 ms, so only the first stall can land on an IO thread. Checked here:
+ * connection that thread reads. P30's guard sends every send through the executor for 10 s after a send slower than
+ * 50 ms, doubled while slow sends recur, so only the first stall of a spell can land on an IO thread. Checked here:
  * <ul>
  * <li>nothing acknowledged is lost (every SEND_OK message is read back), on every variant;</li>
  * <li>on patched, every stall after the first is a send-executor thread's, as on stock (the guard; not timing);</li>

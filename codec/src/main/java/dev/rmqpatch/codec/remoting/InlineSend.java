@@ -28,17 +28,36 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * {@link SendTask}, which counts itself from submission until it has run or has been answered without running (the
  * broker's fast-failure drops queued tasks with {@code returnResponse}). {@link #submit} replaces the executor's
  * {@code submit}. What runs, and what the task answers, are stock's; only the thread differs.
+ *
+ * <p><b>A stalling store.</b> A send run here holds the thread that read it: while its append waits (a page fault
+ * under dirty-page throttling, a mapped file not yet allocated, a slow disk), every other connection that thread reads
+ * waits too, where stock would have read their requests, served their pulls and fast-failed their queued sends. So a
+ * send, here or on the executor, that takes longer than {@link #SLOW_MILLIS} (default 50 ms; a send normally takes
+ * well under a millisecond) switches this path off for a cool-down, and every send goes through the executor as on
+ * stock. The cool-down starts at {@link #FIRST_PAUSE_MILLIS} (10 s: a one-off slow send, such as the first send of a
+ * new topic, which registers the broker with the name servers on the sending thread, costs the saving for 10 s) and
+ * doubles with each slow send that comes within {@link #MAX_PAUSE_MILLIS} (5 minutes) of the one before, up to that
+ * bound: a store that keeps stalling keeps every send on the executor, and the saving comes back once it has been quiet.
+ * What is left: the first stall of a spell can land on a send run here, and then holds that thread's other connections
+ * for its length (StoreStallIT measures it). The bounds are system properties of the broker JVM
+ * ({@code -Drmqpatch.inlineSend.slowMillis}, {@code firstPauseMillis}, {@code maxPauseMillis}).
  */
 public final class InlineSend {
 
     /** Send tasks submitted and not yet run or answered, plus the one running inline (if any). */
     static final AtomicInteger PENDING = new AtomicInteger();
 
-    /** A send that runs longer than this (ms) is a stalling store's: this path stops for {@link #COOL_DOWN_MILLIS}. */
+    /** A send that runs longer than this (ms) is a stalling store's: this path stops for a cool-down. */
     static final long SLOW_MILLIS = positive("rmqpatch.inlineSend.slowMillis", 50);
-    /** How long (ms) after the last slow send every send goes through the executor, as on stock. */
-    static final long COOL_DOWN_MILLIS = positive("rmqpatch.inlineSend.coolDownMillis", 300_000);
+    /** The cool-down (ms) after a slow send that follows no other within MAX_PAUSE_MILLIS. */
+    static final long FIRST_PAUSE_MILLIS = positive("rmqpatch.inlineSend.firstPauseMillis", 10_000);
+    /** The longest cool-down (ms), and how long a slow send is remembered for doubling the next one's. */
+    static final long MAX_PAUSE_MILLIS =
+        Math.max(FIRST_PAUSE_MILLIS, positive("rmqpatch.inlineSend.maxPauseMillis", 300_000));
     private static final long SLOW_NANOS = SLOW_MILLIS * 1_000_000L;
+    /** The last slow send's System.nanoTime() and the cool-down it started (ms); written under the class lock. */
+    private static long lastSlowNanos;
+    private static long lastPauseMillis;
 
     /** System.nanoTime() before which no send runs here (0: never stopped; written only by a slow send). */
     private static volatile long pausedUntilNanos;
@@ -113,12 +132,28 @@ public final class InlineSend {
         if (nanos <= SLOW_NANOS) {
             return;
         }
+        slow(System.nanoTime(), nanos, inline);
+    }
+
+    /**
+     * A slow send ended at {@code now}: the cool-down, doubled when the last slow send was recent; returns it (ms).
+     * Rare, so locked.
+     */
+    static synchronized long slow(long now, long nanos, boolean inline) {
         boolean wasPaused = paused();
-        pauseUntil(System.nanoTime() + COOL_DOWN_MILLIS * 1_000_000L);
+        long pause = everPaused && now - lastSlowNanos < MAX_PAUSE_MILLIS * 1_000_000L
+            ? Math.min(MAX_PAUSE_MILLIS, lastPauseMillis * 2) : FIRST_PAUSE_MILLIS;
+        lastSlowNanos = now;
+        lastPauseMillis = pause;
+        long until = now + pause * 1_000_000L;
+        if (!everPaused || until - pausedUntilNanos > 0) {
+            pauseUntil(until);
+        }
         int n = SLOW_SENDS.incrementAndGet();
         if (!wasPaused) {
-            Log.paused(nanos / 1_000_000L, inline, Thread.currentThread().getName(), n);
+            Log.paused(nanos / 1_000_000L, inline, Thread.currentThread().getName(), n, pause);
         }
+        return pause;
     }
 
     /** No send runs here before System.nanoTime() reaches {@code nanoTime}. */
@@ -128,9 +163,11 @@ public final class InlineSend {
     }
 
     /** Tests: forget slow sends (as a broker start does). */
-    static void resetPause() {
+    static synchronized void resetPause() {
         everPaused = false;
         pausedUntilNanos = 0;
+        lastSlowNanos = 0;
+        lastPauseMillis = 0;
         SLOW_SENDS.set(0);
     }
 
@@ -157,10 +194,10 @@ public final class InlineSend {
     private static final class Log {
         private static final InternalLogger LOG = InternalLoggerFactory.getLogger(RemotingHelper.ROCKETMQ_REMOTING);
 
-        static void paused(long millis, boolean inline, String thread, int n) {
+        static void paused(long millis, boolean inline, String thread, int n, long pause) {
             LOG.warn("rmqpatch P30: a send took {} ms on {} ({}; slow send #{}): every send goes through the send "
-                + "executor, as on stock, until {} ms pass without a send slower than {} ms", millis, thread,
-                inline ? "run on the thread that read it" : "on the send executor", n, COOL_DOWN_MILLIS, SLOW_MILLIS);
+                + "executor, as on stock, for {} ms (longer while sends slower than {} ms recur)", millis, thread,
+                inline ? "run on the thread that read it" : "on the send executor", n, pause, SLOW_MILLIS);
         }
     }
 

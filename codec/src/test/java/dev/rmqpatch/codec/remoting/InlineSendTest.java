@@ -115,6 +115,25 @@ class InlineSendTest {
         }
     }
 
+    /** One-off slow sends (a new topic's first send) cost 10 s; recurring ones double it, up to 5 minutes. */
+    @Test
+    void theCoolDownDoublesWhileSlowSendsRecurAndStartsAgainAfterAQuietSpell() {
+        long t = System.nanoTime();
+        long s = 1_000_000_000L;
+        assertEquals(10_000, InlineSend.slow(t, 60_000_000L, true));
+        assertEquals(20_000, InlineSend.slow(t + 2 * s, 60_000_000L, false));
+        assertEquals(40_000, InlineSend.slow(t + 4 * s, 60_000_000L, false));
+        long p = 40_000;
+        for (int i = 3; i < 10; i++) {
+            p = InlineSend.slow(t + 2 * i * s, 60_000_000L, false);
+        }
+        assertEquals(300_000, p, "bounded by the longest cool-down");
+        assertTrue(InlineSend.paused());
+        // Six minutes after the last slow send: a new spell starts at 10 s again.
+        assertEquals(10_000, InlineSend.slow(t + 18 * s + 360 * s, 60_000_000L, true));
+        assertEquals(11, InlineSend.slowSends());
+    }
+
     @Test
     void aFastSendPausesNothing() throws Exception {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10));
