@@ -24,6 +24,11 @@ public final class StallPlan {
         this.times = times;
     }
 
+    /** The longest stall, the longest period and the longest quiet start (ms) a plan may ask for. */
+    public static final long MAX_MILLIS = 600_000;
+    public static final long MAX_EVERY_MILLIS = 3_600_000;
+    public static final long MAX_AFTER_MILLIS = 3_600_000;
+
     static final String USAGE = "-javaagent:rmqpatch-stall-agent.jar=point=append|allocate|flush|replica,millis=N"
         + "[,everyMillis=N][,afterMillis=N][,times=N]  (defaults: everyMillis 5000, afterMillis 10000, times unbounded)";
 
@@ -50,12 +55,12 @@ public final class StallPlan {
             throw new IllegalArgumentException("point and millis are required; usage: " + USAGE);
         }
         StallPoint point = StallPoint.named(kv.get("point"));
-        long millis = number(kv, "millis", 0, 1, 600_000);
-        long every = number(kv, "everyMillis", 5_000, 1, 3_600_000);
+        long millis = number(kv, "millis", 0, 1, MAX_MILLIS);
+        long every = number(kv, "everyMillis", 5_000, 1, MAX_EVERY_MILLIS);
         if (every <= millis) {
             throw new IllegalArgumentException("everyMillis (" + every + ") must be longer than millis (" + millis + ")");
         }
-        return new StallPlan(point, millis, every, number(kv, "afterMillis", 10_000, 0, 3_600_000),
+        return new StallPlan(point, millis, every, number(kv, "afterMillis", 10_000, 0, MAX_AFTER_MILLIS),
             number(kv, "times", Long.MAX_VALUE, 1, Long.MAX_VALUE));
     }
 
@@ -74,6 +79,11 @@ public final class StallPlan {
             throw new IllegalArgumentException(key + " must be between " + min + " and " + max + " (got " + n + ")");
         }
         return n;
+    }
+
+    /** The agent's argument for a plan (what {@link #parse} reads back); the harness builds its brokers' flag with it. */
+    public static String argument(StallPoint point, long millis, long everyMillis, long afterMillis) {
+        return new StallPlan(point, millis, everyMillis, afterMillis, Long.MAX_VALUE).toString();
     }
 
     @Override

@@ -36,7 +36,7 @@ public enum StallPoint {
     }
 
     /** The point named {@code name} (append, allocate, flush, replica), or an error naming the choices. */
-    static StallPoint named(String name) {
+    public static StallPoint named(String name) {
         for (StallPoint p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
                 return p;

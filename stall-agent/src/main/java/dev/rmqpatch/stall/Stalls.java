@@ -5,8 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The call the agent puts at the entry of the plan's point ({@link StallTransformer}): the first entry at or after the
- * next due time sleeps the plan's length, then prints one line to stdout (the broker's output file), e.g.
- * {@code [rmqpatch-stall] append #3 at 1764321234567 for 500 ms on thread NettyServerNIOSelector_3_2}: the wall-clock
+ * next due time sleeps the plan's length, then prints one {@link StallLine} to stdout (the broker's output file): the wall-clock
  * start, so a test can find the requests it overlapped, and the thread, so it can tell which kind of thread stalled.
  * Every other entry costs a volatile read and a comparison.
  */
@@ -58,7 +57,6 @@ public final class Stalls {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        out.println("[rmqpatch-stall] " + p.point.name().toLowerCase() + " #" + n + " at " + wallStart + " for "
-            + p.millis + " ms on thread " + Thread.currentThread().getName());
+        out.println(StallLine.format(p.point, n, wallStart, p.millis, Thread.currentThread().getName()));
     }
 }

@@ -28,6 +28,10 @@ class StallAgentTest {
         assertEquals(5_000, p.everyMillis);
         assertEquals(10_000, p.afterMillis);
         assertEquals(Long.MAX_VALUE, p.times);
+        assertEquals("point=flush,millis=100,everyMillis=1000,afterMillis=20000",
+            StallPlan.argument(StallPoint.FLUSH, 100, 1000, 20_000), "the harness's argument, read back the same");
+        assertEquals(StallPlan.argument(StallPoint.FLUSH, 100, 1000, 20_000),
+            StallPlan.parse(StallPlan.argument(StallPoint.FLUSH, 100, 1000, 20_000)).toString());
         StallPlan q = StallPlan.parse("point=Replica,millis=50,everyMillis=1000,afterMillis=0,times=3");
         assertEquals("point=replica,millis=50,everyMillis=1000,afterMillis=0,times=3", q.toString());
     }
@@ -64,6 +68,13 @@ class StallAgentTest {
         assertEquals(1, Stalls.done(), "one stall, the next an hour away");
         String out = lines.toString(StandardCharsets.UTF_8);
         assertTrue(out.matches("\\[rmqpatch-stall\\] append #1 at \\d+ for 1 ms on thread main\\R"), out);
+        List<StallLine> read = StallLine.parse("broker boot success\n" + out);
+        assertEquals(1, read.size(), out);
+        assertEquals("append", read.get(0).point);
+        assertEquals(1, read.get(0).n);
+        assertEquals(1, read.get(0).ms);
+        assertEquals("main", read.get(0).thread);
+        assertTrue(Math.abs(System.currentTimeMillis() - read.get(0).at) < 600_000, "a wall-clock start: " + read.get(0).at);
         // times bounds them; afterMillis holds the first back.
         Stalls.arm(StallPlan.parse("point=append,millis=1,everyMillis=2,afterMillis=0,times=1"), new PrintStream(lines));
         Stalls.at(StallPoint.APPEND.ordinal());

@@ -18,8 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.Jdk8Home;
@@ -68,8 +66,6 @@ class StoreStallIT {
     static final int PRODUCERS = 4;
     static final int PROBES = 4;
     static final String TOPIC = "StoreStallIT";
-    private static final Pattern STALL_LINE =
-        Pattern.compile("\\[rmqpatch-stall\\] append #(\\d+) at (\\d+) for (\\d+) ms on thread (\\S+)");
 
     record Stall(int n, long at, long ms, String thread) {
         boolean overlaps(long start, long end) {
@@ -344,9 +340,8 @@ class StoreStallIT {
         if (!Files.exists(brokerOutput)) {
             return out;
         }
-        Matcher m = STALL_LINE.matcher(Files.readString(brokerOutput, StandardCharsets.ISO_8859_1));
-        while (m.find()) {
-            out.add(new Stall(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), m.group(4)));
+        for (StallLine l : StallLine.parse(Files.readString(brokerOutput, StandardCharsets.ISO_8859_1))) {
+            out.add(new Stall(l.n, l.at, l.ms, l.thread));
         }
         out.sort(Comparator.comparingInt(Stall::n));
         return out;

@@ -12,23 +12,27 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.rmqpatch.stall.StallLine;
+import dev.rmqpatch.stall.StallPlan;
+import dev.rmqpatch.stall.StallPoint;
+
 /**
  * {@code compare --stall POINT:MILLIS/EVERY_MILLIS}: the stall agent (module stall-agent, a test and harness tool, never
  * in a delivered broker) on the master broker JVM of every variant's cluster, and what it did: each stall's start,
- * length and thread read back from the broker's output, and the sends that failed meanwhile. The agent's own rules
- * (points, limits) are its {@code StallPlan}'s; this class repeats only what a command line needs checked before any
- * broker starts.
+ * length and thread read back from the broker's output ({@link StallLine}), and the sends that failed meanwhile. The
+ * points, limits and the agent's argument are the agent's own ({@link StallPoint}, {@link StallPlan}); this class checks
+ * a command line with them before any broker starts.
  */
 public final class StoreStalls {
     /** The agent jar, relative to the repository root (stall-agent's build output). */
     public static final String JAR = "stall-agent/target/rmqpatch-stall-agent.jar";
     /** What builds it when it is missing (from the repository root). */
     public static final String BUILD = "mvn -B -q -pl stall-agent -am -DskipTests package";
-    public static final List<String> POINTS = List.of("append", "allocate", "flush", "replica");
-    /** The agent's limits (StallPlan.parse): a stall of at most 10 minutes, one at most every hour. */
-    static final long MAX_MILLIS = 600_000;
-    static final long MAX_EVERY_MILLIS = 3_600_000;
-    static final long MAX_AFTER_MILLIS = 3_600_000;
+    public static final List<String> POINTS =
+        java.util.Arrays.stream(StallPoint.values()).map(p -> p.name().toLowerCase(Locale.ROOT)).toList();
+    static final long MAX_MILLIS = StallPlan.MAX_MILLIS;
+    static final long MAX_EVERY_MILLIS = StallPlan.MAX_EVERY_MILLIS;
+    static final long MAX_AFTER_MILLIS = StallPlan.MAX_AFTER_MILLIS;
     /**
      * Start-up time counted per cluster before the warm-up begins (a name server and broker on 2 busy cores, the agents'
      * preparation): generous, so that stalls begin after the warm-up rather than in it.
@@ -36,9 +40,6 @@ public final class StoreStalls {
     public static final long START_UP_MILLIS = 10_000;
 
     private static final Pattern SPEC = Pattern.compile("([a-z]+):([0-9]{1,9})/([0-9]{1,9})");
-    /** Stalls.at's line: {@code [rmqpatch-stall] append #3 at 1764321234567 for 500 ms on thread NettyServerNIOSelector_3_2}. */
-    private static final Pattern LINE =
-        Pattern.compile("^\\[rmqpatch-stall\\] ([a-z]+) #(\\d+) at (\\d+) for (\\d+) ms on thread (.+?)\\s*$", Pattern.MULTILINE);
     /**
      * Jar paths put into a broker's JAVA_OPT, which RocketMQ's bin scripts split on white space unquoted, and which
      * -javaagent cuts at its first '=': only characters neither reads specially.
@@ -79,8 +80,8 @@ public final class StoreStalls {
 
         /** The broker JVM flag: the agent with this plan, its first stall {@code afterMillis} after the JVM started. */
         public String jvmOption(Path jar, long afterMillis) {
-            return "-javaagent:" + jar + "=point=" + point + ",millis=" + millis + ",everyMillis=" + everyMillis + ",afterMillis="
-                + Math.min(afterMillis, MAX_AFTER_MILLIS);
+            return "-javaagent:" + jar + "=" + StallPlan.argument(StallPoint.named(point), millis, everyMillis,
+                Math.min(afterMillis, MAX_AFTER_MILLIS));
         }
     }
 
@@ -193,13 +194,12 @@ public final class StoreStalls {
     /** The stall lines of a broker's output, in the order printed. */
     static List<Stall> parse(String output) {
         List<Stall> out = new ArrayList<>();
-        Matcher m = LINE.matcher(output);
-        while (m.find()) {
+        for (StallLine line : StallLine.parse(output)) {
             Stall s = new Stall();
-            s.n = Integer.parseInt(m.group(2));
-            s.at = Long.parseLong(m.group(3));
-            s.ms = Long.parseLong(m.group(4));
-            s.thread = m.group(5);
+            s.n = line.n;
+            s.at = line.at;
+            s.ms = line.ms;
+            s.thread = line.thread;
             s.threadGroup = ThreadCosts.groupOf(s.thread);
             out.add(s);
         }
