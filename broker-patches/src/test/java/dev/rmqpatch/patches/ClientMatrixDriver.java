@@ -115,7 +115,7 @@ public final class ClientMatrixDriver {
             this.seq = seq;
             this.keys = kind + "-" + seq;
             this.tags = "tag-" + (seq % 3);
-            this.body = body(kind, seq, bodyBytes);
+            this.body = DriverShared.body(kind, seq, bodyBytes);
             message = new Message(topic, tags, keys, body.clone());
             message.putUserProperty("seq", Integer.toString(seq));
             message.putUserProperty("kind", kind);
@@ -142,14 +142,6 @@ public final class ClientMatrixDriver {
             }
             return why;
         }
-    }
-
-    private static byte[] body(String kind, int seq, int bytes) {
-        StringBuilder sb = new StringBuilder();
-        for (int line = 0; line == 0 || sb.length() < bytes; line++) {
-            sb.append(kind).append(' ').append(seq).append(" line ").append(line).append(" ✓ 消息 \uD83D\uDE80\n");
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** What one consumer got, first delivery of each key. */

@@ -1,7 +1,6 @@
 package dev.rmqpatch.patches;
 
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -114,7 +113,7 @@ public final class PatchedClientScenario {
             this.topic = topic;
             this.tags = "tag-" + (seq % 3);
             this.keys = kind + "-" + seq + " " + kind;
-            this.body = body(kind, seq, bodyBytes);
+            this.body = DriverShared.body(kind, seq, bodyBytes);
             this.compressed = compressible && body.length >= COMPRESS_AT;
             user.put("seq", Integer.toString(seq));
             user.put("kind", kind);
@@ -161,15 +160,6 @@ public final class PatchedClientScenario {
             }
             return why.isEmpty() ? null : keys + ": " + String.join(", ", why);
         }
-    }
-
-    /** A UTF-8 body of at least {@code bytes} bytes (a small one: one line), different for every message. */
-    private static byte[] body(String kind, int seq, int bytes) {
-        StringBuilder sb = new StringBuilder();
-        for (int line = 0; line == 0 || sb.length() < bytes; line++) {
-            sb.append(kind).append(' ').append(seq).append(" line ").append(line).append(" ✓ 消息 \uD83D\uDE80\n");
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** What a consumer got: every message by msgId (a redelivery counts once), and the lines about it. */
