@@ -171,7 +171,7 @@ public final class InlineSend {
         SLOW_SENDS.set(0);
     }
 
-    private static long positive(String key, long def) {
+    static long positive(String key, long def) {
         String v = System.getProperty(key);
         if (v == null) {
             return def;

@@ -134,6 +134,31 @@ class InlineSendTest {
         assertEquals(11, InlineSend.slowSends());
     }
 
+    /** A bad bound is said on stderr and the default used: read on an IO thread, a throw would fail every send. */
+    @Test
+    void aBadBoundIsSaidAndTheDefaultKept() {
+        String key = "rmqpatch.inlineSend.testBound";
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(said, true));
+            for (String bad : new String[] {"fifty", "0", "-5", ""}) {
+                System.setProperty(key, bad);
+                assertEquals(7, InlineSend.positive(key, 7), bad);
+            }
+            System.setProperty(key, " 120 ");
+            assertEquals(120, InlineSend.positive(key, 7));
+            System.clearProperty(key);
+            assertEquals(7, InlineSend.positive(key, 7));
+        } finally {
+            System.setErr(err);
+            System.clearProperty(key);
+        }
+        String out = said.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(out.contains("-D" + key + " must be a whole number of milliseconds above 0 (got 'fifty'); using 7"), out);
+        assertEquals(4, out.lines().count(), out);
+    }
+
     @Test
     void aFastSendPausesNothing() throws Exception {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10));
