@@ -41,6 +41,15 @@ public interface Patch {
     /** The JMH benchmark (module jmh-benchmarks) that measures it, or how it is measured end to end. */
     String benchmark();
 
+    /**
+     * False for a patch that ships off: in the jars, but run only when {@code -Drmqpatch.enable} names it, because it
+     * was measured to cost more than it buys where most operators run it ({@link #why()} says what). The codec's
+     * {@code PatchSwitches.OFF_BY_DEFAULT} lists the same ids; a test checks that both agree.
+     */
+    default boolean onByDefault() {
+        return true;
+    }
+
     /** The CVEs a security patch closes ("CVE-2023-33246"), comma-separated; empty for performance patches. */
     default String closes() {
         return "";

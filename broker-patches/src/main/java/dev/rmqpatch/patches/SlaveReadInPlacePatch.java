@@ -19,8 +19,8 @@ import org.objectweb.asm.Opcodes;
  * {@code DefaultMessageStore.appendToCommitLog} move into a bridge which, while the patch is on, passes the read
  * buffer, the block's start and size instead; an added {@code DefaultMessageStore.rmqpatch$P19$appendToCommitLog}
  * gives codec's {@code SlaveReadInPlace} the store's private parts, and it runs {@code appendToCommitLog} and
- * {@code CommitLog.appendData} for that slice: the block goes from the read buffer into the CommitLog mapping (P14) in
- * one copy. {@code appendToCommitLog} and {@code appendData} themselves are unchanged, but checked to still read and
+ * {@code CommitLog.appendData} for that slice: the block goes from the read buffer to the file channel (or, with P14
+ * enabled, into the CommitLog mapping) without the copy into an array. {@code appendToCommitLog} and {@code appendData} themselves are unchanged, but checked to still read and
  * call what the codec mirrors.
  * Why: 4.9.0 allocates (and zeroes) an array of up to 32 KB per block and copies the block twice. Upstream made the
  * same change in 4.9.1 (apache/rocketmq#2886).
@@ -100,7 +100,8 @@ final class SlaveReadInPlacePatch implements Patch {
     @Override
     public String effect() {
         return "A slave appends each block its master replicates straight from its HA read buffer into the CommitLog "
-            + "(the mapping with P14, the file channel without) instead of copying it into a new array first; the "
+            + "(through the file channel as stock; into the mapping when P14 is enabled) instead of copying it into a new "
+            + "array first; the "
             + "files, offsets and results are stock's.";
     }
 
@@ -113,7 +114,7 @@ final class SlaveReadInPlacePatch implements Patch {
     @Override
     public String verification() {
         return "The slave's CommitLog is byte for byte the master's up to the replicated offset, with the patch on and "
-            + "with -Drmqpatch.disable=P19 (and with P14 off).";
+            + "with -Drmqpatch.disable=P19, P14 off (the default) and enabled.";
     }
 
     @Override

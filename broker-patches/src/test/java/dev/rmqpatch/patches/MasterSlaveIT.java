@@ -26,7 +26,8 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.store.CommitLog;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The article's topology on the patched distribution (P13's wait for the slave, P14's slave append, P12's consume
@@ -47,8 +48,13 @@ class MasterSlaveIT {
     private static final String TOPIC = "MasterSlaveIT";
     private static final int THREADS = 8;
 
-    @Test
-    void theSlaveHoldsEverySendOkMessageByteForByteThroughSlaveAndMasterCrashes() throws Exception {
+    /**
+     * Run twice: as the distribution ships (P14 off: the slave writes each block through the file channel) and with
+     * {@code -Drmqpatch.enable=P14} (into the mapping).
+     */
+    @ParameterizedTest(name = "enable=[{0}]")
+    @ValueSource(strings = {"", "P14"})
+    void theSlaveHoldsEverySendOkMessageByteForByteThroughSlaveAndMasterCrashes(String enable) throws Exception {
         TestCluster configured = new TestCluster(TestCluster.dist("patched"), "ms-sync/broker-a.conf")
             .topology(Topology.MS_SYNC).preferJdk8();
         // -Drmqpatch.it.disable=P24 (say) runs the same checks with those patches switched off
@@ -56,12 +62,18 @@ class MasterSlaveIT {
         if (!disable.isEmpty()) {
             configured.javaOpt("-Drmqpatch.disable=" + disable);
         }
+        if (!enable.isEmpty()) {
+            configured.javaOpt("-Drmqpatch.enable=" + enable);
+        }
         try (TestCluster tc = configured.start()) {
             LocalCluster cluster = tc.cluster();
             String startUp = startUpLine(tc.brokerLog());
             assertTrue(startUp.contains("P23 ha-gather-write") && startUp.contains("P24 ha-drained-read")
                 && startUp.contains("disabled by -Drmqpatch.disable: "
                 + (disable.isEmpty() ? "none" : "[" + disable.replace(",", ", ") + "]")), startUp);
+            boolean p14 = enable.equals("P14") && !disable.contains("P14");
+            String active = startUp.replaceAll(".*; active: \\[([^\\]]*)\\].*", "$1");
+            assertEquals(p14, List.of(active.split(", ")).contains("P14"), "P14 active only when enabled: " + startUp);
             DefaultMQProducer producer = new DefaultMQProducer("master-slave-it");
             producer.setNamesrvAddr(tc.namesrvAddr());
             producer.setSendMsgTimeout(10_000);

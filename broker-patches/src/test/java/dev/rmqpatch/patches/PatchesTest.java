@@ -18,6 +18,16 @@ class PatchesTest {
     }
 
     @Test
+    void thePatchesThatShipOffAreTheSwitchesOffByDefault() {
+        assertEquals(PatchSwitches.OFF_BY_DEFAULT, Patches.all().stream().filter(p -> !p.onByDefault()).map(Patch::id)
+            .collect(Collectors.toList()));
+        for (Patch p : Patches.all()) {
+            // A security patch never ships off: the hole it closes would be open on every default install.
+            assertTrue(p.onByDefault() || !p.id().startsWith("S"), p.id());
+        }
+    }
+
+    @Test
     void securityPatchesNameTheHolesTheyClose() {
         for (Patch p : Patches.all()) {
             if (!p.closes().isEmpty()) {

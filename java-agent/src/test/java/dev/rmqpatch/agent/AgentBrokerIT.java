@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.Jdk8Home;
 import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -66,9 +67,11 @@ class AgentBrokerIT {
             pids.addAll(List.of(cluster.namesrvPid(), cluster.brokerPid()));
             List<String> labels = Patches.all().stream().map(PatchTargets::label).toList();
             TreeSet<String> sorted = new TreeSet<>(labels);
-            List<String> ids = sorted.stream().map(l -> l.split(" ", 2)[0]).toList();
+            List<String> ids = sorted.stream().map(l -> l.split(" ", 2)[0])
+                .filter(id -> !PatchSwitches.OFF_BY_DEFAULT.contains(id)).toList();
             String inTheJars = "rmqpatch: patches in the jars: " + sorted;
-            String allActive = inTheJars + "; active: " + ids + "; disabled by -Drmqpatch.disable: none";
+            String allActive = inTheJars + "; active: " + ids + "; disabled by -Drmqpatch.disable: none; off by default "
+                + "(-Drmqpatch.enable turns on): " + PatchSwitches.OFF_BY_DEFAULT;
 
             assertTrue(log(cluster.logDir().resolve("broker.log")).contains(allActive), "broker start-up report:\n"
                 + grep(cluster.logDir().resolve("broker.log")));

@@ -31,11 +31,12 @@ final class PatchesDoc {
         sb.append("<!-- Generated from the patch classes (broker-patches/src/main/java/dev/rmqpatch/patches/*Patch.java) by "
             + "PatchesDoc; ReadmePatchTableTest checks it and says how to rewrite it. -->\n");
         sb.append("Each id is also the patch's switch: `-Drmqpatch.disable=P3,S2` turns those off at start; the name is how\n")
-            .append("the jars' manifests, `rmqpatch-info` and the start-up log list it.\n\n");
+            .append("the jars' manifests, `rmqpatch-info` and the start-up log list it. A patch marked *off by default* is in\n")
+            .append("the jars but runs only when `-Drmqpatch.enable=ID` names it.\n\n");
         row(sb, "id", "name", "target (stock 4.9.0)", "replaced by", "what it buys");
         rule(sb, 5);
         for (Patch p : patches) {
-            row(sb, p.id(), "`" + p.name() + "`", targets(p), replacements(p), p.buys());
+            row(sb, p.id(), "`" + p.name() + "`", targets(p), replacements(p), buys(p));
         }
         return sb.append(README_END).toString();
     }
@@ -49,6 +50,11 @@ final class PatchesDoc {
                 + " around the patch table");
         }
         return readme.substring(0, begin) + readmeTable(patches) + readme.substring(end + README_END.length());
+    }
+
+    /** The table's "what it buys" cell: the patch's phrase, and for a patch that ships off, how to turn it on. */
+    private static String buys(Patch p) {
+        return p.onByDefault() ? p.buys() : p.buys() + "; **off by default** (`-Drmqpatch.enable=" + p.id() + "`)";
     }
 
     /** "`CommitLog.appendData` (rocketmq-store)": the methods a patch edits, grouped by jar. */
@@ -142,10 +148,21 @@ final class PatchesDoc {
             .append("comma-separated). A switched-off patch runs the stock code. An unknown id stops start-up with a message\n")
             .append("naming it; the broker and name-server logs say at start which patches the jars carry and which run.\n")
             .append("Turning off a security patch reopens its hole and is logged as a WARN.\n\n");
+        List<String> shippedOff = new ArrayList<String>();
+        for (Patch p : patches) {
+            if (!p.onByDefault()) {
+                shippedOff.add(PatchTargets.label(p));
+            }
+        }
+        if (!shippedOff.isEmpty()) {
+            sb.append("Off by default: ").append(String.join(", ", shippedOff)).append(". These are in the jars but run\n")
+                .append("only when named in `JAVA_OPT=\"-Drmqpatch.enable=ID\"` (the section of each says what it costs);\n")
+                .append("`-Drmqpatch.disable` still wins.\n\n");
+        }
         sb.append("Transient properties: `WAIT` is never stored by P3. Add keys of your own with\n")
             .append("`JAVA_OPT=\"-Drmqpatch.transientProperties=KEY1,KEY2\"` (read once at start).\n\n");
         for (Patch p : patches) {
-            sb.append("## ").append(PatchTargets.label(p)).append("\n\n");
+            sb.append("## ").append(PatchTargets.label(p)).append(p.onByDefault() ? "" : " (off by default)").append("\n\n");
             sb.append("**Effect.** ").append(p.effect()).append("\n\n");
             sb.append("**Why.** ").append(p.why()).append("\n\n");
             sb.append("**Targets.**\n\n");

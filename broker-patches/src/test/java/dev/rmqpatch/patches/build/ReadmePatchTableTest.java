@@ -49,7 +49,8 @@ class ReadmePatchTableTest {
             for (String jar : PatchTargets.jars(p)) {
                 assertTrue(row.contains("(" + jar + ")"), row);
             }
-            assertTrue(row.endsWith(" | " + p.buys() + " |"), row);
+            assertTrue(row.endsWith(" | " + p.buys() + (p.onByDefault() ? "" : "; **off by default** (`-Drmqpatch.enable="
+                + p.id() + "`)") + " |"), row);
             assertTrue(p.buys().length() <= 160, p.id() + ": buys() is for a README cell, keep it short: " + p.buys());
         }
         assertTrue(table.contains("| P3 | `transient-properties` | `SendMessageProcessor.asyncSendMessage` (rocketmq-broker) | "

@@ -20,9 +20,9 @@ import org.apache.rocketmq.store.PutMessageLock;
  * <p>{@link #appendToCommitLog} is those two stock methods for a slice of the read buffer: the store's shut-down
  * check, the put lock around {@code getLastMappedFile(startOffset)} and the append, the reput thread's wake-up on
  * success, the same log lines and results. The patched class passes in the store's private parts; the read buffer's
- * position is left where stock's copy leaves it. The append itself copies the slice into the CommitLog mapping as
- * P14 does (the block goes from the read buffer to the mapping in one copy), or, with P14 switched off, through the
- * file channel as stock, with {@code MappedFile.appendMessage(byte[], int, int)}: the same bytes either way.
+ * position is left where stock's copy leaves it. The append itself goes through the file channel as stock, with
+ * {@code MappedFile.appendMessage(byte[], int, int)}, or, with P14 enabled (it ships off), copies the slice into the
+ * CommitLog mapping as P14 does (from the read buffer to the mapping in one copy): the same bytes either way.
  */
 public final class SlaveReadInPlace {
 
@@ -91,7 +91,7 @@ public final class SlaveReadInPlace {
     }
 
     /**
-     * {@code mappedFile.appendMessage} of {@code data[offset, offset + length)}: into the mapping while P14 is on
+     * {@code mappedFile.appendMessage} of {@code data[offset, offset + length)}: into the mapping while P14 is on (enabled)
      * (as {@link SlaveCommitLogAppend} does for a whole array), else stock's channel write of the slice. True when
      * it fits in the file (and was written), false when it does not, as stock.
      */

@@ -27,10 +27,11 @@ public final class StartupHooks {
     }
 
     /**
-     * Entry of {@code BrokerStartup.createBrokerController(String[])}: a bad -Drmqpatch.disable, or (S4 on) a
+     * Entry of {@code BrokerStartup.createBrokerController(String[])}: a bad -Drmqpatch.disable or -Drmqpatch.enable, or (S4 on) a
      * -Drmqpatch.bindAddress that is not this host's, stops start-up here; null lets stock start-up go on.
      */
     public static Object brokerStarting(String[] args) {
+        PatchSwitches.parseEnabled(System.getProperty(PatchSwitches.ENABLE_PROPERTY));
         if (!PatchSwitches.parse(System.getProperty(PatchSwitches.SYSTEM_PROPERTY)).contains("S4")) {
             BindAddress.check();
         }
@@ -59,12 +60,16 @@ public final class StartupHooks {
         List<String> active = new ArrayList<String>();
         for (String label : built) {
             String id = label.split(" ", 2)[0];
-            if (!PatchSwitches.disabled().contains(id)) {
+            if (!PatchSwitches.off().contains(id)) {
                 active.add(id);
             }
         }
-        log.info("rmqpatch: patches in the jars: {}; active: {}; disabled by -D{}: {}", built, active,
-            PatchSwitches.SYSTEM_PROPERTY, PatchSwitches.disabled().isEmpty() ? "none" : PatchSwitches.disabled());
+        List<String> shippedOff = new ArrayList<String>(PatchSwitches.OFF_BY_DEFAULT);
+        shippedOff.removeAll(PatchSwitches.enabled());
+        shippedOff.removeAll(PatchSwitches.disabled());
+        log.info("rmqpatch: patches in the jars: {}; active: {}; disabled by -D{}: {}; off by default (-D{} turns on): {}",
+            built, active, PatchSwitches.SYSTEM_PROPERTY, PatchSwitches.disabled().isEmpty() ? "none" : PatchSwitches.disabled(),
+            PatchSwitches.ENABLE_PROPERTY, shippedOff.isEmpty() ? "none" : shippedOff);
         if (built.toString().contains("S5 ")) {
             log.info("rmqpatch: fastjson safe mode (S5): {}", AutoTypeGuard.safeModeOn()
                 ? "on, every @type refused" : "OFF, fastjson autoType is reachable from the network");

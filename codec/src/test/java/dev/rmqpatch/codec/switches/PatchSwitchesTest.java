@@ -19,7 +19,8 @@ class PatchSwitchesTest {
             Field f = PatchSwitches.class.getField(id);
             int m = f.getModifiers();
             assertTrue(Modifier.isPublic(m) && Modifier.isStatic(m) && Modifier.isFinal(m) && f.getType() == boolean.class, id);
-            assertEquals(true, f.getBoolean(null), id + " is on: the test JVM sets no -Drmqpatch.disable");
+            assertEquals(!PatchSwitches.OFF_BY_DEFAULT.contains(id), f.getBoolean(null),
+                id + ": the test JVM sets neither -Drmqpatch.disable nor -Drmqpatch.enable");
         }
         long flags = java.util.Arrays.stream(PatchSwitches.class.getFields()).filter(f -> f.getType() == boolean.class).count();
         assertEquals(PatchSwitches.IDS.size(), flags, "one flag per id");
@@ -38,6 +39,28 @@ class PatchSwitchesTest {
         assertEquals(Set.copyOf(PatchSwitches.IDS), PatchSwitches.parse(" P3, all "));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PatchSwitches.parse("ALL"));
         assertTrue(e.getMessage().contains("(or all)"), e.getMessage());
+    }
+
+    @Test
+    void aPatchThatShipsOffRunsOnlyWhenEnabledAndDisablingWins() {
+        assertEquals(List.of("P14"), PatchSwitches.OFF_BY_DEFAULT);
+        assertEquals(Set.of("P14"), PatchSwitches.off(Set.of(), Set.of()));
+        assertEquals(Set.of(), PatchSwitches.off(Set.of(), Set.of("P14")));
+        assertEquals(Set.of("P3", "P14"), PatchSwitches.off(Set.of("P3"), Set.of()));
+        assertEquals(Set.of("P14"), PatchSwitches.off(Set.of("P14"), Set.of("P14")));
+        assertEquals(Set.of("P14"), PatchSwitches.off());
+        assertEquals(Set.of(), PatchSwitches.enabled());
+    }
+
+    @Test
+    void enableTakesOnlyThePatchesThatShipOff() {
+        assertEquals(Set.of(), PatchSwitches.parseEnabled(null));
+        assertEquals(Set.of(), PatchSwitches.parseEnabled(" , "));
+        assertEquals(Set.of("P14"), PatchSwitches.parseEnabled(" P14 ,,P14"));
+        for (String bad : new String[] {"P3", "all", "p14", "P99", "P14,S2"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PatchSwitches.parseEnabled(bad));
+            assertTrue(e.getMessage().contains("-Drmqpatch.enable=" + bad) && e.getMessage().contains("only [P14]"), e.getMessage());
+        }
     }
 
     @Test
@@ -60,6 +83,13 @@ class PatchSwitchesTest {
             } else {
                 System.setProperty(PatchSwitches.SYSTEM_PROPERTY, before);
             }
+        }
+        System.setProperty(PatchSwitches.ENABLE_PROPERTY, "P7");
+        try {
+            assertThrows(IllegalArgumentException.class, () -> StartupHooks.brokerStarting(new String[0]));
+            assertThrows(IllegalArgumentException.class, () -> StartupHooks.namesrvStarting(new String[0]));
+        } finally {
+            System.clearProperty(PatchSwitches.ENABLE_PROPERTY);
         }
         assertEquals(null, StartupHooks.brokerStarting(new String[0]), "a good value lets stock start-up go on");
         assertEquals(false, StartupHooks.brokerStarted(null), "the stock start() always runs");
