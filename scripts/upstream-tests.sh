@@ -30,6 +30,10 @@ Options:
                              test (default: all of them)
   --disable LIST             patches switched off on the patched side, passed as -Drmqpatch.disable=LIST to the test
                              JVMs (e.g. P21,P8; `all` switches every patch off)
+  --stall POINT:MILLIS/EVERY  a stalling store on both sides: the stall agent (stall-agent/target/rmqpatch-stall-agent.jar;
+                             `mvn -pl stall-agent package` builds it) in the test JVMs, whose brokers then wait MILLIS at
+                             POINT (append, allocate, flush, replica or dispatch; see docs/testing.md) every EVERY ms from
+                             the start; to see whether a test depends on the store's timing, e.g. dispatch:30/200
   --jdk 8|17                 the test JVMs' JDK (default 8: scripts/jdk8.sh provides it). Maven itself runs on the
                              JDK 17+ that runs this script
   --tests PATTERN            only these tests (surefire's -Dtest syntax: Class, Class#method, patterns with *, !Class)
@@ -62,6 +66,7 @@ all_modules=(common remoting store broker client namesrv acl filter logging test
 side=both
 modules_arg=
 disable=
+stall=
 jdk=8
 tests=
 reruns=1
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
     --side) need "$@"; side=$2; shift 2 ;;
     --modules) need "$@"; modules_arg=$2; shift 2 ;;
     --disable) need "$@"; disable=$2; shift 2 ;;
+    --stall) need "$@"; stall=$2; shift 2 ;;
     --jdk) need "$@"; jdk=$2; shift 2 ;;
     --tests) need "$@"; tests=$2; shift 2 ;;
     --reruns) need "$@"; reruns=$2; shift 2 ;;
@@ -102,6 +108,14 @@ case "$jdk" in 8|17) ;; *) die_usage "--jdk must be 8 or 17 (got '$jdk')" ;; esa
 if [ -n "$disable" ]; then
   [[ "$disable" =~ ^[A-Za-z0-9]+(,[A-Za-z0-9]+)*$ ]] || die_usage "--disable takes patch ids separated by commas, e.g. P21,P8 (got '$disable')"
   [ "$side" != stock ] || die_usage "--disable applies to the patched side; --side stock runs no patch"
+fi
+stall_agent=
+if [ -n "$stall" ]; then
+  [[ "$stall" =~ ^(append|allocate|flush|replica|dispatch):([0-9]{1,6})/([0-9]{1,7})$ ]] \
+    || die_usage "--stall must be POINT:MILLIS/EVERY with POINT one of append, allocate, flush, replica, dispatch (got '$stall')"
+  stall_agent=$repo/stall-agent/target/rmqpatch-stall-agent.jar
+  [ -f "$stall_agent" ] || fail "--stall needs $stall_agent: build it with mvn -B -pl stall-agent package"
+  stall_agent="-javaagent:$stall_agent=point=${BASH_REMATCH[1]},millis=${BASH_REMATCH[2]},everyMillis=${BASH_REMATCH[3]},afterMillis=0"
 fi
 if [ -n "$tests" ]; then
   [[ "$tests" =~ ^[A-Za-z0-9_.*#+!,/?-]+$ ]] || die_usage "--tests accepts letters, digits and _ . * # + ! , / ? - only (got '$tests')"
@@ -254,6 +268,7 @@ run_module() {
 
   local argline="-Duser.home=$cache/home -Djava.security.egd=file:/dev/./urandom"
   [ "$s" = patched ] && [ -n "$disable" ] && argline+=" -Drmqpatch.disable=$disable"
+  [ -n "$stall_agent" ] && argline+=" $stall_agent"
   if [ "$jdk" = 17 ]; then
     argline+=" --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED"
     argline+=" --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED"

@@ -29,7 +29,7 @@ public final class StallPlan {
     public static final long MAX_EVERY_MILLIS = 3_600_000;
     public static final long MAX_AFTER_MILLIS = 3_600_000;
 
-    static final String USAGE = "-javaagent:rmqpatch-stall-agent.jar=point=append|allocate|flush|replica,millis=N"
+    static final String USAGE = "-javaagent:rmqpatch-stall-agent.jar=point=append|allocate|flush|replica|dispatch,millis=N"
         + "[,everyMillis=N][,afterMillis=N][,times=N]  (defaults: everyMillis 5000, afterMillis 10000, times unbounded)";
 
     /** Parses the agent's argument; an unknown key, a missing point or millis, or a bad number is an error. */

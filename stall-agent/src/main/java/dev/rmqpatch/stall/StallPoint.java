@@ -23,7 +23,13 @@ public enum StallPoint {
      * {@code HAConnection$WriteSocketService.transferData}: the master's write to its slave; the slave lags and
      * SYNC_MASTER sends wait for its acknowledgement.
      */
-    REPLICA("org/apache/rocketmq/store/ha/HAConnection$WriteSocketService", "transferData");
+    REPLICA("org/apache/rocketmq/store/ha/HAConnection$WriteSocketService", "transferData"),
+    /**
+     * {@code DefaultMessageStore.doDispatch}: the reput thread's hand-off of one stored message to its consume queue and
+     * the index (a dispatch thread starved of CPU or slowed by the index); a message is stored and acknowledged but not
+     * yet pullable until it passes.
+     */
+    DISPATCH("org/apache/rocketmq/store/DefaultMessageStore", "doDispatch");
 
     /** The class, in the JVM's internal form. */
     public final String owner;
@@ -35,13 +41,22 @@ public enum StallPoint {
         this.method = method;
     }
 
-    /** The point named {@code name} (append, allocate, flush, replica), or an error naming the choices. */
+    /** The point named {@code name} (as {@link #names()} lists them), or an error naming the choices. */
     public static StallPoint named(String name) {
         for (StallPoint p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown stall point '" + name + "' (one of: append, allocate, flush, replica)");
+        throw new IllegalArgumentException("unknown stall point '" + name + "' (one of: " + names() + ")");
+    }
+
+    /** "append, allocate, flush, replica, dispatch": the points' names as the agent and the harness take them. */
+    public static String names() {
+        StringBuilder sb = new StringBuilder();
+        for (StallPoint p : values()) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(p.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return sb.toString();
     }
 }

@@ -66,8 +66,8 @@ public final class CompareCommand {
     static final Flag<StoreStalls.Plan> STALL = Flag.parsed("--stall", "POINT:MILLIS/EVERY_MILLIS", StoreStalls.Plan::parse,
         "a stalling store: the stall agent (" + StoreStalls.JAR + ", a test and harness tool, never in a delivered broker) on "
             + "every variant's master broker JVM (not on slaves) makes its store wait MILLIS at POINT every EVERY_MILLIS: append (the "
-            + "CommitLog append, under the put lock), allocate (the next CommitLog file), flush, or replica (the transfer to the "
-            + "slave; ms-sync), e.g. append:500/2000. Stalls begin after the warm-up (estimated: " + StoreStalls.START_UP_MILLIS / 1000
+            + "CommitLog append, under the put lock), allocate (the next CommitLog file), flush, replica (the transfer to the "
+            + "slave; ms-sync) or dispatch (a stored message's consume-queue and index entries), e.g. append:500/2000. Stalls begin after the warm-up (estimated: " + StoreStalls.START_UP_MILLIS / 1000
             + " s start-up per cluster plus the plan's warm-up; efficiency adds its rate check). results.json records per variant "
             + "each stall's start, length and thread and the sends that failed, the output ends with a line per variant; not "
             + "with --remote or --clients");

@@ -37,7 +37,7 @@ class StoreStallsTest {
             "append:5e2/2000", "APPEND:500/2000", "append:500/2000,x=1", "append:500/2000 -Dx=1")) {
             assertTrue(error(bad).contains("POINT:MILLIS/EVERY_MILLIS"), bad + ": " + error(bad));
         }
-        assertEquals("--stall: unknown point 'commit' (one of append, allocate, flush, replica)", error("commit:500/2000"));
+        assertEquals("--stall: unknown point 'commit' (one of append, allocate, flush, replica, dispatch)", error("commit:500/2000"));
         assertTrue(error("append:0/2000").contains("MILLIS must be between 1 and 600000, not 0"));
         assertTrue(error("append:600001/3000000").contains("not 600001"));
         assertTrue(error("append:500/500").contains("EVERY_MILLIS must be longer than MILLIS (500)"));
