@@ -6,7 +6,7 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/stock-lib.sh --rocketmq-version 4.9.8|5.3.3 --out DIR [--maven-repo-local DIR] [--offline true|false]
+Usage: scripts/stock-lib.sh --rocketmq-version 4.9.8|5.3.3 --out DIR [--maven-repo-local DIR] [--offline[=]true|false]
 
 Writes the jars a stock broker and name server of that version run with into DIR (emptied first):
   4.9.8  Maven Central has no rocketmq-broker, rocketmq-namesrv or rocketmq-filter 4.9.8. Those three are built from
@@ -48,6 +48,7 @@ while [ $# -gt 0 ]; do
     --out) need "$@"; out=$2; shift 2 ;;
     --maven-repo-local) need "$@"; repo_local=$2; shift 2 ;;
     --offline) need "$@"; offline=$2; shift 2 ;;
+    --offline=*) offline=${1#--offline=}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die_usage "unknown argument '$1'" ;;
   esac
