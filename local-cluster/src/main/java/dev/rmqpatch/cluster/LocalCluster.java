@@ -450,9 +450,11 @@ public final class LocalCluster implements AutoCloseable {
                 appended.put("haListenPort", Integer.toString(ports.slaveHa()));
                 if (brokerMajorVersion(spec.dist) < 5) {
                     // Set, a 4.x slave connects at once instead of waiting for the name server to hand it the address.
-                    // A 5.x (5.3.3) slave given it never connects: it logs "HAClient connect to master null failed"
-                    // every 5 s (the address is dropped, and the one the name server sends is then ignored). Left
-                    // out, it takes the master's HA address from its first registration, a second or so after start.
+                    // A 5.x (5.3.3) slave given it never connected here: it logged "HAClient connect to master null
+                    // failed" every 5 s for the 90 s start timeout. Its HA client's address ends up null (where it is
+                    // reset was not traced), and with haMasterAddress set 5.3.3's BrokerController.initialize turns
+                    // off taking the one the name server returns at registration (updateMasterHAServerAddrPeriodically).
+                    // Left out, the slave takes the master's HA address from its first registration, seconds after start.
                     appended.put("haMasterAddress", spec.host + ":" + ports.masterHa());
                 }
             }
