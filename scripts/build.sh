@@ -6,6 +6,11 @@
 #                         e.g. --rocketmq-version 4.9.1 --stock-only for comparisons); tests are not run
 #   --skip-tests          package without running unit and integration tests
 #   -h, --help            this text
+# Stock versions for comparisons (compare.sh --variants): 4.9.x from Maven Central (4.9.1, 4.9.7, ...), and two
+# with recipes of their own (scripts/stock-lib.sh):
+#   4.9.8  Central lacks its broker, namesrv and filter jars: built once from its source release (fetched with Maven)
+#          into $RMQPATCH_ROCKETMQ_BUILD_CACHE (default ~/.cache/rmqpatch/rocketmq-4.9.8-build), the rest from Central
+#   5.3.3  rocketmq-broker and rocketmq-namesrv 5.3.3 from Central with their dependencies (a classic 5.x broker)
 # Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/,
 # rocketmq-V-client-patched/ (the client jars for applications) and the Java agent java-agent/target/rmqpatch-agent.jar.
 # Other versions' folders are left alone (no clean), so 4.9.0 and 4.9.1 distributions can sit side by side.
@@ -35,6 +40,11 @@ fi
 if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
   echo "build.sh: the patches target RocketMQ 4.9.0; for $VERSION add --stock-only" >&2; exit 2
 fi
+case "$VERSION" in
+  4.9.8|5.3.3) ;;
+  4.*) ;;
+  *) echo "build.sh: no recipe for RocketMQ $VERSION: 4.x versions on Maven Central, 4.9.8 and 5.3.3 can be built" >&2; exit 2 ;;
+esac
 
 cd "$(dirname "$0")/.."
 MVN=${MVN:-mvn}
@@ -43,7 +53,13 @@ MODULES=broker-patches,java-agent
 [ "$STOCK_ONLY" = true ] && MODULES=broker-patches
 ARGS=(-B --no-transfer-progress -pl "$MODULES" -am "-Drocketmq.version=$VERSION")
 GOAL=verify
-if [ "$STOCK_ONLY" = true ]; then
+if [ "$VERSION" = 4.9.8 ] || [ "$VERSION" = 5.3.3 ]; then
+  # Not -Drocketmq.version: the codec compiles against the reactor's RocketMQ (4.9.0). broker-patches makes these
+  # two at pre-integration-test (scripts/stock-lib.sh, then DistributionBuilder); see its pom.
+  ARGS=(-B --no-transfer-progress -pl broker-patches -am -Dpatches.skip=true -DskipTests
+        "-Drmqpatch.stock${VERSION//./}.skip=false")
+  GOAL=pre-integration-test
+elif [ "$STOCK_ONLY" = true ]; then
   # The tests exercise the patched distribution; without it they have nothing to run against.
   ARGS+=(-Dpatches.skip=true -DskipTests)
   GOAL=package

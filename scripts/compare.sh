@@ -76,6 +76,8 @@ if [ -z "$DIST_DIR_GIVEN" ]; then
     name=${name// /}
     name=${name%%@*}   # a JDK suffix (@8) picks the servers' JDK, not the distribution
     [ -n "$name" ] || continue
+    # A name the harness refuses (say 5.3.3-patched) is said now, in its words, before anything is built for it.
+    "$JAVA" -cp "$JAR" dev.rmqpatch.bench.engine.Variant "$name" >/dev/null || die "--variants: see above"
     version=${name%%-*}
     case "$name" in *-patched|*-patched-without-*) kind=patched ;; *) kind=stock ;; esac
     dist="$ROOT/broker-patches/target/rocketmq-$version-$kind"

@@ -62,6 +62,7 @@ fail() { echo "upstream-tests.sh: $*" >&2; exit 3; }
 say() { echo "[upstream-tests $(date -u +%H:%M:%S)] $*" >&2; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/scripts/lib/source-release.sh"
 all_modules=(common remoting store broker client namesrv acl filter logging test)
 side=both
 modules_arg=
@@ -180,23 +181,14 @@ if ! flock -n 9; then
 fi
 
 tree=$cache/src/rocketmq-all-4.9.0
-zip=$cache/rocketmq-all-4.9.0-source-release.zip
 
 # --- 1. the source release, unpacked and built once ----------------------------------------------------------------
 prepare_tree() {
-  if [ ! -f "$zip" ]; then
-    say "fetching org.apache.rocketmq:rocketmq-all:4.9.0:zip:source-release from Maven Central"
-    mvn "${mvn_opts[@]}" -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
-      -Dartifact=org.apache.rocketmq:rocketmq-all:4.9.0:zip:source-release -DoutputDirectory="$cache.partial-zip" \
-      >"$cache/fetch.log" 2>&1 || { tail -30 "$cache/fetch.log" >&2; fail "could not fetch the source release (log: $cache/fetch.log)"; }
-    mv "$cache.partial-zip/rocketmq-all-4.9.0-source-release.zip" "$zip"
-    rm -rf "$cache.partial-zip"
-  fi
+  rmq_source_release_fetch 4.9.0 "$cache" "${mvn_opts[@]}"
   if [ -f "$cache/.built" ] && [ -d "$tree/test/target/test-classes" ]; then return; fi
   say "unpacking and building upstream's tests once (Maven on JDK 17, javac from JDK 8; about a minute)"
-  rm -rf "$cache/src" "$cache/.built"
-  unzip -q "$zip" -d "$cache/src" || fail "could not unpack $zip"
-  [ -f "$tree/pom.xml" ] || fail "unexpected layout in $zip (no rocketmq-all-4.9.0/pom.xml)"
+  rm -f "$cache/.built"
+  rmq_source_release_unpack 4.9.0 "$cache"
   # Upstream's root pom stops every module's tests at the first failure (skipAfterFailureCount 1): remove it so a
   # run reports every test.
   sed -i '/<skipAfterFailureCount>[0-9]*<\/skipAfterFailureCount>/d' "$tree/pom.xml"

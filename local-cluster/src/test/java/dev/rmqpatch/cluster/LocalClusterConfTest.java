@@ -45,6 +45,21 @@ class LocalClusterConfTest {
     }
 
     @Test
+    void a5xSlaveIsNotGivenTheMastersHaAddressButTakesItFromTheNameServer() throws Exception {
+        LocalCluster c = cluster(Topology.MS_SYNC, LocalCluster.Ports.allocate(Topology.MS_SYNC));
+        Files.createDirectories(dir.resolve("dist/lib"));
+        Files.writeString(dir.resolve("dist/lib/rocketmq-broker-5.3.3.jar"), "");
+        assertEquals(5, LocalCluster.brokerMajorVersion(dir.resolve("dist")));
+        Properties s = props(c.slaveConfText());
+        assertEquals("SLAVE", s.getProperty("brokerRole"));
+        assertNull(s.getProperty("haMasterAddress"));
+        Files.delete(dir.resolve("dist/lib/rocketmq-broker-5.3.3.jar"));
+        Files.writeString(dir.resolve("dist/lib/rocketmq-broker-4.9.8.jar"), "");
+        assertEquals(4, LocalCluster.brokerMajorVersion(dir.resolve("dist")));
+        assertEquals("127.0.0.1:" + props(c.masterConfText()).getProperty("haListenPort"), props(c.slaveConfText()).getProperty("haMasterAddress"));
+    }
+
+    @Test
     void msSyncWritesASyncMasterAndItsSlave() throws Exception {
         LocalCluster.Ports ports = LocalCluster.Ports.allocate(Topology.MS_SYNC);
         LocalCluster c = cluster(Topology.MS_SYNC, ports);

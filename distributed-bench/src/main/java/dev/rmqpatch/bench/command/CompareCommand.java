@@ -89,7 +89,11 @@ public final class CompareCommand {
         "  4.9.0-patched-without-P7[+P8...]   the same, with those patches switched off at broker start",
         "                  (-Drmqpatch.disable): what one patch buys is 4.9.0-patched against this",
         "  4.9.1           stock 4.9.1 jars, conf/broker.conf (its defaults); compare.sh builds it on demand",
-        "  any <version>[-tuned|-patched] works the same way",
+        "  4.9.8           stock 4.9.8, conf/broker.conf (its defaults, which include 4.9.1's send-path ones); broker, namesrv",
+        "                  and filter jars built once from the source release (Maven Central lacks them), the rest from Central",
+        "  5.3.3           stock 5.3.3 from Maven Central, a classic broker (no proxy, no controller), conf/broker.conf (its",
+        "                  defaults); ms-sync is its SYNC_MASTER/SLAVE. compare.sh builds both on demand (scripts/build.sh)",
+        "  any <version>[-tuned|-patched] works the same way (not 4.9.8 or 5.3.3: stock, their defaults, only)",
         "  <variant>@8     the same, its name server and brokers on JDK 8 (scripts/jdk8.sh fetches one on first use;",
         "                  -Drmqpatch.jdk8.home=DIR points at your own); @17 (the harness's JDK) names it explicitly.",
         "                  Without a suffix the servers run on the JAVA_HOME (else the java on PATH) compare.sh runs with.");

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 /**
  * A broker to compare, named as in the article: {@code 4.9.0} (stock jars, stock parameters), {@code 4.9.0-tuned}
  * (stock jars, the send-path parameters 4.9.1 made default), {@code 4.9.0-patched} (patched jars, tuned parameters),
- * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned|-patched]} works the same way.
+ * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned|-patched]} works the same way, except
+ * {@code 4.9.8} and {@code 5.3.3}, which run only as themselves (stock jars, their own defaults; see
+ * {@link #OWN_DEFAULTS_ONLY}).
  * {@code 4.9.0-patched-without-P7} (or {@code -without-P7+P8}) is the patched broker started with those patches
  * switched off ({@code -Drmqpatch.disable}): what one patch buys is all patches against all but that one.
  *
@@ -26,6 +28,16 @@ import java.util.regex.Pattern;
 public final class Variant {
     private static final Pattern NAME =
         Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
+
+    /**
+     * Versions that run only as themselves (no -tuned, no -patched), and why: 4.9.8's defaults already are the send-path
+     * parameters broker-tuned.conf sets (4.9.1 made them default), and the patches target 4.9.0 only. Their stock
+     * distributions come from scripts/stock-lib.sh (see broker-patches' pom); their conf is the distribution's
+     * conf/broker.conf, like 4.9.1's.
+     */
+    private static final Map<String, String> OWN_DEFAULTS_ONLY = Map.of(
+        "4.9.8", "its own defaults (they include the send-path parameters 4.9.1 made default; the patches target 4.9.0)",
+        "5.3.3", "its own defaults, as a classic broker (no proxy, no controller; the patches target 4.9.0)");
 
     private final String name;
     private final String version;
@@ -51,6 +63,11 @@ public final class Variant {
                 + " (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7, 4.9.0-patched@8, 4.9.0-tuned#2)");
         }
         String suffix = m.group(2);
+        String own = OWN_DEFAULTS_ONLY.get(m.group(1));
+        if (own != null && suffix != null) {
+            throw new IllegalArgumentException("variant '" + name + "': " + m.group(1) + " runs stock only, with " + own
+                + "; say " + m.group(1) + " (optionally @<JDK>, #<N>)");
+        }
         boolean patched = suffix != null && suffix.startsWith("-patched");
         List<String> disabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
         Integer jdk = JdkSuffix.parse("variant '" + name + "'", m.group(4));

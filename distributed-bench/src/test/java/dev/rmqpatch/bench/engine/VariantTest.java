@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,22 @@ class VariantTest {
         assertTrue(patched.patched());
         assertEquals("rocketmq-4.9.0-patched", patched.distName());
         assertEquals("broker.conf", Variant.parse("4.9.1").confName());
+    }
+
+    @Test
+    void stock498And533RunAsThemselvesOnly() {
+        for (String v : new String[] {"4.9.8", "5.3.3"}) {
+            Variant plain = Variant.parse(v + "@8#2");
+            assertFalse(plain.patched());
+            assertEquals("rocketmq-" + v + "-stock", plain.distName());
+            assertEquals("broker.conf", plain.confName());
+            assertEquals(Map.of(), plain.overrides(8), "their own defaults");
+            assertEquals(8, plain.jdk());
+            for (String suffix : new String[] {"-tuned", "-patched", "-patched-without-P7"}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(v + suffix));
+                assertTrue(e.getMessage().contains(v + " runs stock only"), e.getMessage());
+            }
+        }
     }
 
     @Test

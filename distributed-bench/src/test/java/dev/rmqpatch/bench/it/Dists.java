@@ -18,6 +18,11 @@ final class Dists {
         return dist("rmqpatch.dist.patched");
     }
 
+    /** broker-patches/target, where every distribution is (the harness's --dist-dir). */
+    static Path distDir() {
+        return Path.of(required("rmqpatch.dist.dir")).toAbsolutePath().normalize();
+    }
+
     static Path repoRoot() {
         return Path.of(required("rmqpatch.repo.root")).toAbsolutePath().normalize();
     }

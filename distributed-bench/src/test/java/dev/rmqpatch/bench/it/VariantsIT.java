@@ -1,0 +1,136 @@
+package dev.rmqpatch.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rmqpatch.bench.broker.BrokerAdmin;
+import dev.rmqpatch.bench.broker.HarnessClusters;
+import dev.rmqpatch.bench.engine.Variant;
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.cluster.Topology;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.consumer.PullStatus;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The stock 4.9.8 and 5.3.3 variants (distributions broker-patches builds with scripts/stock-lib.sh), each started as
+ * the harness starts a variant ({@link Variant#clusterSpec}, {@link HarnessClusters#start}: loopback, free ports,
+ * stores in a temp folder, stopped at the end whatever happens), on the harness's JDK and on JDK 8, and 5.3.3 also as
+ * a SYNC_MASTER with its SLAVE (classic master/slave, no controller): a stock 4.9.0 producer (the project's client)
+ * sends messages with keys, tags and a user property, and a stock 4.9.0 pull consumer reads every one back equal.
+ */
+@Timeout(300)
+class VariantsIT {
+    private static final int MESSAGES = 40;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"4.9.8, single", "4.9.8@8, single", "5.3.3, single", "5.3.3@8, single", "5.3.3@8, ms-sync"})
+    void aStock490ClientsMessagesComeBackEqual(String name, String topology) throws Exception {
+        Variant v = Variant.parse(name);
+        Path distDir = Dists.distDir();
+        v.check(distDir);
+        LocalCluster.Spec spec = v.clusterSpec(distDir, v.overrides(Runtime.getRuntime().availableProcessors()));
+        spec.topology = Topology.parse(topology);
+        spec.brokerHeap = "512m";
+        spec.workDir = dir.resolve("cluster");
+        spec.stopGrace = Duration.ZERO;
+        String topic = "variants-it";
+        try (BrokerAdmin admin = new BrokerAdmin(); LocalCluster cluster = HarnessClusters.start(spec, admin)) {
+            assertTrue(String.join(" ", cluster.brokerCommandLine()).contains("rocketmq-" + v.version() + "-stock"),
+                "the broker runs the " + v.version() + " distribution: " + cluster.brokerCommandLine());
+            assertEquals(v.version(), admin.runtimeInfo(cluster.brokerAddr()).get("brokerVersionDesc").replace("V", "")
+                .replace('_', '.'), "the broker says it is " + v.version());
+            admin.createTopic(cluster.brokerAddr(), topic, 4);
+
+            Map<String, Message> sent = new HashMap<>();
+            DefaultMQProducer producer = new DefaultMQProducer("variants-it-producer");
+            producer.setNamesrvAddr(cluster.namesrvAddr());
+            producer.setInstanceName("variants-it-" + System.nanoTime());
+            producer.setSendMsgTimeout(10_000); // a loaded machine's first send (route, connect) can take seconds
+            producer.start();
+            try {
+                for (int i = 0; i < MESSAGES; i++) {
+                    Message m = new Message(topic, "Tag" + (i % 3), "key-" + i + " order-" + (i / 2),
+                        ("body " + i + " of " + name + " \u00e9\u4e2d").getBytes(StandardCharsets.UTF_8));
+                    m.putUserProperty("color", i % 2 == 0 ? "blue" : "red, " + i);
+                    SendResult r = producer.send(m);
+                    assertEquals(SendStatus.SEND_OK, r.getSendStatus(), "send " + i + ": " + r);
+                    sent.put(r.getMsgId(), m);
+                }
+            } finally {
+                producer.shutdown();
+            }
+
+            List<MessageExt> read = consumeAll(cluster.namesrvAddr(), topic, MESSAGES);
+            assertEquals(MESSAGES, read.size(), "every sent message read back once");
+            for (MessageExt m : read) {
+                Message s = sent.remove(m.getMsgId());
+                assertNotNull(s, "a message that was sent: " + m);
+                assertArrayEquals(s.getBody(), m.getBody(), "body");
+                assertEquals(s.getKeys(), m.getKeys(), "keys");
+                assertEquals(s.getTags(), m.getTags(), "tags");
+                assertEquals(s.getUserProperty("color"), m.getUserProperty("color"), "user property");
+            }
+            assertTrue(sent.isEmpty(), "not read back: " + sent.keySet());
+            if (cluster.slaveAddr() != null) {
+                var rep = HarnessClusters.replication(cluster, admin, Duration.ofSeconds(10));
+                assertTrue(rep.caughtUp(), "the slave has what the master stored: " + rep.slaveBehindBytes + " bytes behind");
+            }
+        }
+    }
+
+    private static List<MessageExt> consumeAll(String namesrv, String topic, int expected) throws Exception {
+        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("variants-it-reader");
+        consumer.setNamesrvAddr(namesrv);
+        consumer.setInstanceName("variants-it-reader-" + System.nanoTime());
+        consumer.start();
+        List<MessageExt> all = new ArrayList<>();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            Map<MessageQueue, Long> offsets = new LinkedHashMap<>();
+            for (MessageQueue q : consumer.fetchSubscribeMessageQueues(topic)) {
+                offsets.put(q, 0L);
+            }
+            while (all.size() < expected && System.nanoTime() < deadline) {
+                boolean progress = false;
+                for (Map.Entry<MessageQueue, Long> e : offsets.entrySet()) {
+                    PullResult p = consumer.pull(e.getKey(), "*", e.getValue(), 32);
+                    if (p.getPullStatus() == PullStatus.FOUND) {
+                        all.addAll(p.getMsgFoundList());
+                        progress = true;
+                    }
+                    e.setValue(p.getNextBeginOffset());
+                }
+                if (!progress) {
+                    Thread.sleep(100);
+                }
+            }
+        } finally {
+            consumer.shutdown();
+        }
+        return all;
+    }
+}
