@@ -88,6 +88,8 @@ public final class CompareCommand {
         "  4.9.0-patched   patched jars (rmqpatch), the same tuned parameters",
         "  4.9.0-patched-without-P7[+P8...]   the same, with those patches switched off at broker start",
         "                  (-Drmqpatch.disable): what one patch buys is 4.9.0-patched against this",
+        "  4.9.0-patched-with-P14   the same with a patch that ships off turned on (-Drmqpatch.enable); -with- goes",
+        "                  before -without- (4.9.0-patched-with-P14-without-P19)",
         "  4.9.1           stock 4.9.1 jars, conf/broker.conf (its defaults); compare.sh builds it on demand",
         "  4.9.8           stock 4.9.8, conf/broker.conf (its defaults, which include 4.9.1's send-path ones); broker, namesrv",
         "                  and filter jars built once from the source release (Maven Central lacks them), the rest from Central",

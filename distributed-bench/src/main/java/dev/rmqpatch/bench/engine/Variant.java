@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  */
 public final class Variant {
     private static final Pattern NAME =
-        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
+        Pattern.compile("(\\d+\\.\\d+\\.\\d+)(-tuned|-patched(?:-with-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?"
+            + "(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
 
     /**
      * Versions that run only as themselves (no -tuned, no -patched), and why: 4.9.8's defaults already are the send-path
@@ -43,14 +44,17 @@ public final class Variant {
     private final String version;
     private final boolean patched;
     private final boolean tuned;
+    private final List<String> enabled;
     private final List<String> disabled;
     private final Integer jdk;
 
-    private Variant(String name, String version, boolean tuned, boolean patched, List<String> disabled, Integer jdk) {
+    private Variant(String name, String version, boolean tuned, boolean patched, List<String> enabled, List<String> disabled,
+                    Integer jdk) {
         this.name = name;
         this.version = version;
         this.tuned = tuned;
         this.patched = patched;
+        this.enabled = enabled;
         this.disabled = disabled;
         this.jdk = jdk;
     }
@@ -59,7 +63,7 @@ public final class Variant {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("variant '" + name + "' is not <version>, <version>-tuned, <version>-patched"
-                + " or <version>-patched-without-ID[+ID...], each optionally followed by @<JDK> and by #<N> for another copy of the same"
+                + " or <version>-patched[-with-ID[+ID...]][-without-ID[+ID...]], each optionally followed by @<JDK> and by #<N> for another copy of the same"
                 + " (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7, 4.9.0-patched@8, 4.9.0-tuned#2)");
         }
         String suffix = m.group(2);
@@ -69,9 +73,10 @@ public final class Variant {
                 + "; say " + m.group(1) + " (optionally @<JDK>, #<N>)");
         }
         boolean patched = suffix != null && suffix.startsWith("-patched");
-        List<String> disabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
-        Integer jdk = JdkSuffix.parse("variant '" + name + "'", m.group(4));
-        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, disabled, jdk);
+        List<String> enabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
+        List<String> disabled = m.group(4) == null ? List.of() : List.of(m.group(4).split("\\+"));
+        Integer jdk = JdkSuffix.parse("variant '" + name + "'", m.group(5));
+        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, enabled, disabled, jdk);
     }
 
     /** The JDK feature version the variant's servers are to run on, or null: the inherited JAVA_HOME. */
@@ -123,9 +128,24 @@ public final class Variant {
         return disabled;
     }
 
-    /** JVM options of this variant's brokers and name server: the switch for its disabled patches, if any. */
+    /** Patch ids this variant turns on that ship off ({@code -with-P14}: {@code -Drmqpatch.enable}). */
+    public List<String> enabledPatches() {
+        return enabled;
+    }
+
+    /**
+     * JVM options of this variant's brokers and name server: the switches for the patches it turns on that ship off and
+     * for its disabled patches, if any (an id that cannot be enabled stops the broker at start, naming the ones that can).
+     */
     public List<String> jvmOptions() {
-        return disabled.isEmpty() ? List.of() : List.of("-Drmqpatch.disable=" + String.join(",", disabled));
+        List<String> options = new java.util.ArrayList<>();
+        if (!enabled.isEmpty()) {
+            options.add("-Drmqpatch.enable=" + String.join(",", enabled));
+        }
+        if (!disabled.isEmpty()) {
+            options.add("-Drmqpatch.disable=" + String.join(",", disabled));
+        }
+        return List.copyOf(options);
     }
 
     public String name() {

@@ -51,6 +51,20 @@ class VariantTest {
     }
 
     @Test
+    void patchedWithAPatchThatShipsOffTurnsItOnAtStart() {
+        Variant v = Variant.parse("4.9.0-patched-with-P14@8");
+        assertTrue(v.patched());
+        assertEquals("rocketmq-4.9.0-patched", v.distName(), "same jars");
+        assertEquals(List.of("P14"), v.enabledPatches());
+        assertEquals(List.of("-Drmqpatch.enable=P14"), v.jvmOptions());
+        Variant both = Variant.parse("4.9.0-patched-with-P14-without-P19+P24");
+        assertEquals(List.of("-Drmqpatch.enable=P14", "-Drmqpatch.disable=P19,P24"), both.jvmOptions());
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-patched-without-P19-with-P14"),
+            "-with- comes first");
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.0-tuned-with-P14"));
+    }
+
+    @Test
     void badNamesAreRefusedWithTheForms() {
         for (String bad : new String[] {"4.9.0-tuned-without-P7", "4.9.0-patched-without-", "4.9.0-patched-without-p7", "latest"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(bad), bad);
