@@ -33,8 +33,10 @@ import org.objectweb.asm.tree.MethodNode;
  *
  * <p>As the agent's plan does, a patch that does not fit is dropped whole and the run starts again without it, so a
  * patch is judged on classes no refused patch has half-edited; a refused patch is also tried alone on the stock
- * classes, so a refusal caused only by an earlier patch's edit of the same method is told apart. "Applies" means the
- * edits fit the release's code as the witnesses see it, not that the codec is right for that release.
+ * classes, so a refusal caused only by an earlier patch's edit of the same method is told apart. One check is the
+ * plan's own ({@link HeaderMirrors}): the header codecs of P1/P4 and P10/P11 must name every field of the release's
+ * header classes. "Applies" means the edits fit the release's code as these witnesses see it, not that the codec is
+ * right for that release (docs/releases.md lists what they cannot see).
  */
 public final class ReleasePlan {
 
@@ -45,7 +47,7 @@ public final class ReleasePlan {
         /** Null when it applies as written. */
         public final String kind;
         public final String reason;
-        /** For a refused patch: whether its edits fit when it is the only patch applied. */
+        /** For a refused patch: whether its edits fit the classes when it is the only patch applied. */
         public final boolean appliesAlone;
 
         Outcome(String id, String label, String kind, String reason, boolean appliesAlone) {
@@ -123,6 +125,13 @@ public final class ReleasePlan {
         try {
             List<Patch> kept = new ArrayList<Patch>(patches);
             Map<String, Refused> refused = new LinkedHashMap<String, Refused>();
+            Map<String, String> mirrors = HeaderMirrors.check(pool);
+            for (Patch p : patches) {
+                if (mirrors.containsKey(p.id())) {
+                    kept.remove(p);
+                    refused.put(p.id(), new Refused(p, MIRRORED_MEMBER, mirrors.get(p.id())));
+                }
+            }
             Map<String, ClassNode> nodes;
             while (true) {
                 nodes = new LinkedHashMap<String, ClassNode>();

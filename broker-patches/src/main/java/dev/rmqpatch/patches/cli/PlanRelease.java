@@ -43,10 +43,11 @@ public final class PlanRelease {
                     + "         dev.rmqpatch.patches.cli.PlanRelease plan LIB_DIR [--json FILE]\n"
                     + "Tells the RocketMQ release of a stock lib/ folder from its jars (MQVersion.CURRENT_VERSION in\n"
                     + "rocketmq-common, checked against every rocketmq-*.jar's name and manifest), then runs every rmqpatch\n"
-                    + "patch, as written for 4.9.0, against that release's classes in memory, with the patcher's checks and\n"
-                    + "each edit's witnesses (call-site counts, members the codec mirrors). Prints per patch: applies as\n"
-                    + "written, or refused and why. Nothing is written but FILE (--json). \"applies\" means the edits fit the\n"
-                    + "release's code, not that the codec is right for that release: see docs/releases.md.\n"
+                    + "patch, as written for 4.9.0, against that release's classes in memory, with the patcher's checks,\n"
+                    + "each edit's witnesses (call-site counts, members the codec mirrors) and the header codecs' field\n"
+                    + "names. Prints per patch: applies as written, or refused and why. Nothing is written but FILE\n"
+                    + "(--json). \"applies\" means the edits fit the release's code, not that the codec is right for that\n"
+                    + "release: see docs/releases.md.\n"
                     + "Exit status: 0 every patch applies as written, 1 the plan refuses at least one patch (or the start-up\n"
                     + "report), 2 usage or I/O error, 3 the release cannot be told (no RocketMQ jars, no rocketmq-common,\n"
                     + "mixed releases, jars rewritten by rmqpatch already).");
@@ -118,7 +119,7 @@ public final class PlanRelease {
         rows.add(plan.startupReport());
         for (ReleasePlan.Outcome o : rows) {
             out.println(String.format("%-34s %-8s %-36s %s", o.label, o.applies() ? "applies" : "refused",
-                o.applies() ? "" : o.kind, o.applies() ? "" : o.reason + (o.appliesAlone ? " [applies alone]" : "")));
+                o.applies() ? "" : o.kind, o.applies() ? "" : o.reason + (o.appliesAlone ? " [its edits fit when applied alone]" : "")));
         }
         out.println(plan.applying() + " of " + plan.outcomes().size() + " patches apply as written, "
             + (plan.outcomes().size() - plan.applying()) + " refused; start-up report "

@@ -118,11 +118,14 @@ class ReleasePlanTest {
 
     /**
      * 4.9.7's remoting decodes a header from the ByteBuf (headerDecode(ByteBuf, int, SerializeType)) and reads the
-     * ROCKETMQ binary header with rocketMQProtocolDecode(ByteBuf, int): P5 and S6 are refused for a changed descriptor
-     * (javap -p of rocketmq-remoting-4.9.7.jar shows only those). P1's entry hook still fits.
+     * ROCKETMQ binary header with rocketMQProtocolDecode(ByteBuf, int) (javap -p of rocketmq-remoting-4.9.7.jar shows
+     * only those): P5 and S6 are refused for a changed descriptor. P1's entry hook still fits, but 4.9.7's
+     * SendMessageRequestHeaderV2 has a field n and, from RpcRequestHeader, bname (javap, and the -sources jar's
+     * encode/decode write and read them) that the send codecs do not name: P1 and P4 are refused by the plan's
+     * header check, with their edits fitting. P6's edit fits (headerEncode still calls RemotingSerializable.encode).
      */
     @Test
-    void release497RefusesP5AndS6ForChangedDescriptors() throws Exception {
+    void release497RefusesP5AndS6ForChangedDescriptorsAndTheSendCodecsForNewFields() throws Exception {
         Path jars = Path.of(System.getProperty("rmqpatch.release497.lib", "target/release-4.9.7"));
         assumeTrue(Files.isDirectory(jars), "no " + jars + " (the pom's release-4.9.7-jars copy)");
         ReleaseLib lib = ReleaseLib.of(jars.toFile());
@@ -136,7 +139,15 @@ class ReleasePlanTest {
         assertTrue(byId.get("P5").reason.contains(
             "(Lio/netty/buffer/ByteBuf;ILorg/apache/rocketmq/remoting/protocol/SerializeType;)"), byId.get("P5").reason);
         assertEquals(ReleasePlan.DESCRIPTOR_CHANGED, byId.get("S6").kind, byId.get("S6").reason);
-        assertTrue(byId.get("P1").applies(), byId.get("P1").reason);
+        for (String id : new String[] {"P1", "P4", "P10", "P11"}) {
+            ReleasePlan.Outcome o = byId.get(id);
+            assertEquals(ReleasePlan.MIRRORED_MEMBER, o.kind, id + ": " + o.reason);
+            assertTrue(o.appliesAlone, id + ": its edits fit 4.9.7's RemotingCommand");
+        }
+        assertTrue(byId.get("P1").reason.contains("SendMessageRequestHeaderV2 has field(s) [n, bname (from RpcRequestHeader)]"),
+            byId.get("P1").reason);
+        assertTrue(byId.get("P10").reason.contains("PullMessageRequestHeader has field(s) [bname (from RpcRequestHeader)]"),
+            byId.get("P10").reason);
         assertTrue(byId.get("P6").applies(), byId.get("P6").reason);
         // The broker's classes are not in these two jars: named as missing, not as fitting.
         assertEquals(ReleasePlan.CLASS_MISSING, byId.get("P3").kind);
