@@ -30,8 +30,8 @@ import org.objectweb.asm.tree.ClassNode;
  * <p>Refused as a whole (nothing patched) when the RocketMQ version the loader sees is not 4.9.0 (read from
  * {@code MQVersion}'s own class file by {@link MqVersionFile}), when it cannot be told, or when the classes are
  * rmqpatch's rewritten ones already. A patch whose target class does not look as the patch expects (its edit throws
- * {@link PatchException}) is dropped whole, in every class it edits, and the plan is made again without it: no class is ever half-patched and no
- * patch half-applied. A target class the loader cannot see (the broker's classes in a client JVM) is simply not there
+ * {@link PatchException}) is dropped whole, in every class it edits, and the plan is made again without it: no class
+ * is ever half-patched and no patch half-applied. A target class the loader cannot see (the broker's classes in a client JVM) is simply not there
  * to patch; the patch's other classes are patched, as its rewritten jars would be.
  */
 public final class PatchPlan {

@@ -33,9 +33,10 @@ import org.objectweb.asm.tree.MethodNode;
  *
  * <p>As the agent's plan does, a patch that does not fit is dropped whole and the run starts again without it, so a
  * patch is judged on classes no refused patch has half-edited; a refused patch is also tried alone on the stock
- * classes, so a refusal caused only by an earlier patch's edit of the same method is told apart. One check is the
- * plan's own ({@link HeaderMirrors}): the header codecs of P1/P4 and P10/P11 must name every field of the release's
- * header classes. "Applies" means the edits fit the release's code as these witnesses see it, not that the codec is
+ * classes, so a refusal caused only by an earlier patch's edit of the same method is told apart. Two checks are the
+ * plan's own: the header codecs of P1/P4 and P10/P11 must name every field of the release's header classes
+ * ({@link HeaderMirrors}), and every RocketMQ member the codec code a patch calls can reach must exist in the release
+ * ({@link CodecLinks}). "Applies" means the edits fit the release's code as these witnesses see it, not that the codec is
  * right for that release (docs/releases.md lists what they cannot see).
  */
 public final class ReleasePlan {
@@ -72,6 +73,7 @@ public final class ReleasePlan {
     public static final String SHAPE = "code shape differs";
     public static final String JAR_MOVED = "class in another jar";
     public static final String CODEC = "codec method missing";
+    public static final String CODEC_LINK = "the codec reaches what the release lacks";
 
     private final ReleaseLib lib;
     private final List<Outcome> outcomes;
@@ -132,15 +134,35 @@ public final class ReleasePlan {
                     refused.put(p.id(), new Refused(p, MIRRORED_MEMBER, mirrors.get(p.id())));
                 }
             }
+            CodecLinks links = CodecLinks.of(pool, lib.jars());
             Map<String, ClassNode> nodes;
             while (true) {
                 nodes = new LinkedHashMap<String, ClassNode>();
                 try {
                     applyAll(pool, nodes, kept);
-                    break;
                 } catch (Refused r) {
                     kept.remove(r.patch);
                     refused.put(r.patch.id(), r);
+                    continue;
+                }
+                // The edits fit: the codec code each patch calls must link against the release too.
+                boolean dropped = false;
+                for (Patch p : new ArrayList<Patch>(kept)) {
+                    String missing = links.missing(calls(p));
+                    if (missing != null) {
+                        kept.remove(p);
+                        refused.put(p.id(), new Refused(p, CODEC_LINK, LINK + missing));
+                        dropped = true;
+                    }
+                }
+                if (!dropped) {
+                    break;
+                }
+            }
+            for (Refused r : new ArrayList<Refused>(refused.values())) {
+                String missing = r.kind.equals(CODEC_LINK) ? null : links.missing(calls(r.patch));
+                if (missing != null) {
+                    refused.put(r.patch.id(), new Refused(r.patch, r.kind, r.getMessage() + "; and " + LINK + missing));
                 }
             }
             List<Outcome> outcomes = new ArrayList<Outcome>();
@@ -179,6 +201,16 @@ public final class ReleasePlan {
         } finally {
             pool.close();
         }
+    }
+
+    private static final String LINK = "the codec code the patch calls would fail to link: ";
+
+    private static List<MethodRef> calls(Patch p) {
+        List<MethodRef> calls = new ArrayList<MethodRef>();
+        for (MethodEdit e : p.edits()) {
+            calls.addAll(e.calls());
+        }
+        return calls;
     }
 
     private static void applyAll(ClassPool pool, Map<String, ClassNode> nodes, List<Patch> patches)

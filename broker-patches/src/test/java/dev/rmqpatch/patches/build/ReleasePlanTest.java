@@ -119,7 +119,8 @@ class ReleasePlanTest {
     /**
      * 4.9.7's remoting decodes a header from the ByteBuf (headerDecode(ByteBuf, int, SerializeType)) and reads the
      * ROCKETMQ binary header with rocketMQProtocolDecode(ByteBuf, int) (javap -p of rocketmq-remoting-4.9.7.jar shows
-     * only those): P5 and S6 are refused for a changed descriptor. P1's entry hook still fits, but 4.9.7's
+     * only those): P5 and S6 are refused for a changed descriptor, P5 also because the codec's JSON reader calls the
+     * rocketMQProtocolDecode(byte[]) 4.9.7 no longer has. P1's entry hook still fits, but 4.9.7's
      * SendMessageRequestHeaderV2 has a field n and, from RpcRequestHeader, bname (javap, and the -sources jar's
      * encode/decode write and read them) that the send codecs do not name: P1 and P4 are refused by the plan's
      * header check, with their edits fitting. P6's edit fits (headerEncode still calls RemotingSerializable.encode).
@@ -138,6 +139,9 @@ class ReleasePlanTest {
         assertEquals(ReleasePlan.DESCRIPTOR_CHANGED, byId.get("P5").kind, byId.get("P5").reason);
         assertTrue(byId.get("P5").reason.contains(
             "(Lio/netty/buffer/ByteBuf;ILorg/apache/rocketmq/remoting/protocol/SerializeType;)"), byId.get("P5").reason);
+        // The codec's JSON reader, which P5's hook reaches, calls rocketMQProtocolDecode(byte[]): gone in 4.9.4+.
+        assertTrue(byId.get("P5").reason.contains("would fail to link: the release has no method "
+            + "org.apache.rocketmq.remoting.protocol.RocketMQSerializable.rocketMQProtocolDecode([B)"), byId.get("P5").reason);
         assertEquals(ReleasePlan.DESCRIPTOR_CHANGED, byId.get("S6").kind, byId.get("S6").reason);
         for (String id : new String[] {"P1", "P4", "P10", "P11"}) {
             ReleasePlan.Outcome o = byId.get(id);
