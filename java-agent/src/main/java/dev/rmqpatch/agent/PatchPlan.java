@@ -16,14 +16,10 @@ import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.ClassBytes;
 import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.MqVersionFile;
 import dev.rmqpatch.patches.transform.PatchException;
 import dev.rmqpatch.patches.transform.Switch;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldInsnNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * What the agent does to the RocketMQ classes of one class loader, decided once, from their class files, before the
@@ -32,10 +28,10 @@ import org.objectweb.asm.tree.MethodNode;
  * lands in; frames kept, max stack and locals recomputed), so a class comes out byte for byte as in the patched jars.
  *
  * <p>Refused as a whole (nothing patched) when the RocketMQ version the loader sees is not 4.9.0 (read from
- * {@code MQVersion}'s own class file), when it cannot be told, or when the classes are rmqpatch's rewritten ones
- * already. A patch whose target class does not look as the patch expects (its edit throws {@link PatchException}) is
- * dropped whole, in every class it edits, and the plan is made again without it: no class is ever half-patched and no
- * patch half-applied. A target class the loader cannot see (the broker's classes in a client JVM) is simply not there
+ * {@code MQVersion}'s own class file by {@link MqVersionFile}), when it cannot be told, or when the classes are
+ * rmqpatch's rewritten ones already. A patch whose target class does not look as the patch expects (its edit throws
+ * {@link PatchException}) is dropped whole, in every class it edits, and the plan is made again without it: no class
+ * is ever half-patched and no patch half-applied. A target class the loader cannot see (the broker's classes in a client JVM) is simply not there
  * to patch; the patch's other classes are patched, as its rewritten jars would be.
  */
 public final class PatchPlan {
@@ -43,8 +39,7 @@ public final class PatchPlan {
     /** The version the patches are written for, as {@code MQVersion.Version} names it. */
     public static final String SUPPORTED_VERSION = "V4_9_0";
 
-    static final String MQ_VERSION = "org/apache/rocketmq/common/MQVersion";
-    private static final String MQ_VERSION_ENUM = MQ_VERSION + "$Version";
+    static final String MQ_VERSION = MqVersionFile.MQ_VERSION;
     private static final byte[] CODEC_PACKAGE = "dev/rmqpatch/codec/".getBytes(StandardCharsets.UTF_8);
 
     /** Where the class files come from: the defining loader's resources, or jars in a test. */
@@ -86,7 +81,7 @@ public final class PatchPlan {
 
     /** Decides for the classes {@code files} gives; never throws for what the classes are, only for failing I/O. */
     public static PatchPlan of(ClassFiles files) throws IOException {
-        String version = versionOf(files.read(MQ_VERSION));
+        String version = MqVersionFile.versionOf(files.read(MQ_VERSION));
         if (version == null) {
             return refused(null, "cannot tell the RocketMQ version (no " + MQ_VERSION.replace('/', '.')
                 + " with a CURRENT_VERSION it names)");
@@ -193,36 +188,6 @@ public final class PatchPlan {
             nodes.put(owner, node);
         }
         return node;
-    }
-
-    /**
-     * The {@code MQVersion.Version} constant that {@code MQVersion.<clinit>} stores the ordinal of in
-     * {@code CURRENT_VERSION} ("V4_9_0"), or null. Read from the class file, so nothing of RocketMQ is loaded early.
-     */
-    static String versionOf(byte[] mqVersion) {
-        if (mqVersion == null) {
-            return null;
-        }
-        ClassNode node = new ClassNode();
-        new ClassReader(mqVersion).accept(node, ClassReader.SKIP_FRAMES);
-        for (MethodNode m : node.methods) {
-            if (!m.name.equals("<clinit>")) {
-                continue;
-            }
-            String last = null;
-            for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-                if (insn instanceof FieldInsnNode) {
-                    FieldInsnNode f = (FieldInsnNode) insn;
-                    if (f.getOpcode() == Opcodes.GETSTATIC && f.owner.equals(MQ_VERSION_ENUM)) {
-                        last = f.name;
-                    } else if (f.getOpcode() == Opcodes.PUTSTATIC && f.owner.equals(MQ_VERSION)
-                        && f.name.equals("CURRENT_VERSION")) {
-                        return last;
-                    }
-                }
-            }
-        }
-        return null;
     }
 
     private static boolean contains(byte[] hay, byte[] needle) {
