@@ -72,8 +72,10 @@ public final class ChartWriter {
             names.add("no data");
             medians.add(0);
         }
-        // The horizontal legend below holds "median" and one entry per round; widen the panel so none is cut off.
-        int width = Math.max(520, 140 + 80 * (rounds + 1));
+        // The horizontal legend below holds "median" and one entry per round; widen the panel so none is cut off, and
+        // so that every variant's name fits under its bar (the chart leaves out labels that would overlap).
+        int longest = names.stream().mapToInt(String::length).max().orElse(0);
+        int width = Math.max(Math.max(520, 140 + 80 * (rounds + 1)), 140 + names.size() * (8 * longest + 24));
         CategoryChart chart = new CategoryChartBuilder().width(width).height(420).title(title).yAxisTitle(unit).build();
         chart.getStyler().setOverlapped(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
