@@ -1,6 +1,5 @@
 package dev.rmqpatch.patches.build;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -285,15 +284,6 @@ final class CodecLinks {
     }
 
     private static byte[] read(InputStream in) throws IOException {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buf = new byte[8192];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                out.write(buf, 0, n);
-            }
-            return out.toByteArray();
-        } finally {
-            in.close();
-        }
+        return dev.rmqpatch.patches.transform.ClassBytes.readFully(in);
     }
 }

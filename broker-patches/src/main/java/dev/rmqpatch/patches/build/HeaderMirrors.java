@@ -1,6 +1,5 @@
 package dev.rmqpatch.patches.build;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -139,17 +138,8 @@ final class HeaderMirrors {
         if (in == null) {
             throw new IOException("the codec's " + internalName.replace('/', '.') + " is not on the class path");
         }
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buf = new byte[8192];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                out.write(buf, 0, n);
-            }
-            ClassNode node = new ClassNode();
-            new ClassReader(out.toByteArray()).accept(node, ClassReader.SKIP_FRAMES);
-            return node;
-        } finally {
-            in.close();
-        }
+        ClassNode node = new ClassNode();
+        new ClassReader(dev.rmqpatch.patches.transform.ClassBytes.readFully(in)).accept(node, ClassReader.SKIP_FRAMES);
+        return node;
     }
 }

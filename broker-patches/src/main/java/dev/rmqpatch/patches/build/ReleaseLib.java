@@ -2,7 +2,6 @@ package dev.rmqpatch.patches.build;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -139,17 +138,7 @@ public final class ReleaseLib {
             if (e == null) {
                 return null;
             }
-            InputStream in = jf.getInputStream(e);
-            try {
-                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-                byte[] buf = new byte[8192];
-                for (int n; (n = in.read(buf)) > 0; ) {
-                    out.write(buf, 0, n);
-                }
-                return out.toByteArray();
-            } finally {
-                in.close();
-            }
+            return dev.rmqpatch.patches.transform.ClassBytes.readFully(jf.getInputStream(e));
         } finally {
             jf.close();
         }

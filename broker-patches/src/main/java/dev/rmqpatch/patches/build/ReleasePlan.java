@@ -301,16 +301,7 @@ public final class ReleasePlan {
             if (in == null) {
                 return "class " + call.owner.replace('/', '.') + " is neither in the lib/ nor in the codec";
             }
-            try {
-                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-                byte[] buf = new byte[8192];
-                for (int n; (n = in.read(buf)) > 0; ) {
-                    out.write(buf, 0, n);
-                }
-                owner = ClassBytes.read(out.toByteArray());
-            } finally {
-                in.close();
-            }
+            owner = ClassBytes.read(ClassBytes.readFully(in));
         }
         for (MethodNode m : owner.methods) {
             if (m.name.equals(call.name) && m.desc.equals(call.desc)) {

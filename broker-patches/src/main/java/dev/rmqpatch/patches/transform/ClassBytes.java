@@ -31,6 +31,20 @@ public final class ClassBytes {
         throw new PatchException("method " + ref + " not found");
     }
 
+    /** Every byte of {@code in} (a class file, a jar entry), which is closed. */
+    public static byte[] readFully(java.io.InputStream in) throws java.io.IOException {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } finally {
+            in.close();
+        }
+    }
+
     public static byte[] write(ClassNode cls) {
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         cls.accept(writer);

@@ -1,9 +1,7 @@
 package dev.rmqpatch.patches.transform;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,12 +50,7 @@ public final class ClassPool implements AutoCloseable {
         if (zip == null) {
             return null;
         }
-        InputStream in = zip.getInputStream(zip.getEntry(internalName + ".class"));
-        try {
-            return readAll(in);
-        } finally {
-            in.close();
-        }
+        return ClassBytes.readFully(zip.getInputStream(zip.getEntry(internalName + ".class")));
     }
 
     /** The parsed class (frames expanded, as the transforms expect), or null when no jar has it. */
@@ -100,15 +93,6 @@ public final class ClassPool implements AutoCloseable {
             }
         }
         throw new PatchException(patch + ": no switch " + sw + " (a public static final boolean named by the patch id)");
-    }
-
-    static byte[] readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buf = new byte[8192];
-        for (int n; (n = in.read(buf)) > 0; ) {
-            out.write(buf, 0, n);
-        }
-        return out.toByteArray();
     }
 
     @Override

@@ -13,20 +13,14 @@ import dev.rmqpatch.cluster.Topology;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
-import org.apache.rocketmq.client.consumer.PullResult;
-import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -103,34 +97,6 @@ class VariantsIT {
     }
 
     private static List<MessageExt> consumeAll(String namesrv, String topic, int expected) throws Exception {
-        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("variants-it-reader");
-        consumer.setNamesrvAddr(namesrv);
-        consumer.setInstanceName("variants-it-reader-" + System.nanoTime());
-        consumer.start();
-        List<MessageExt> all = new ArrayList<>();
-        try {
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            Map<MessageQueue, Long> offsets = new LinkedHashMap<>();
-            for (MessageQueue q : consumer.fetchSubscribeMessageQueues(topic)) {
-                offsets.put(q, 0L);
-            }
-            while (all.size() < expected && System.nanoTime() < deadline) {
-                boolean progress = false;
-                for (Map.Entry<MessageQueue, Long> e : offsets.entrySet()) {
-                    PullResult p = consumer.pull(e.getKey(), "*", e.getValue(), 32);
-                    if (p.getPullStatus() == PullStatus.FOUND) {
-                        all.addAll(p.getMsgFoundList());
-                        progress = true;
-                    }
-                    e.setValue(p.getNextBeginOffset());
-                }
-                if (!progress) {
-                    Thread.sleep(100);
-                }
-            }
-        } finally {
-            consumer.shutdown();
-        }
-        return all;
+        return PullAll.messages(namesrv, "variants-it-reader", topic, expected);
     }
 }

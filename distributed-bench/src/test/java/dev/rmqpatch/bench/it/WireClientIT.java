@@ -28,11 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
-import org.apache.rocketmq.client.consumer.PullResult;
-import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,35 +161,7 @@ class WireClientIT {
     }
 
     private static List<MessageExt> consumeAll(String namesrv, String topic, long expected) throws Exception {
-        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("rmqpatch-wireit-reader");
-        consumer.setNamesrvAddr(namesrv);
-        consumer.setInstanceName("wireit-reader-" + System.nanoTime());
-        consumer.start();
-        List<MessageExt> all = new ArrayList<>();
-        try {
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            Map<MessageQueue, Long> offsets = new LinkedHashMap<>();
-            for (MessageQueue q : consumer.fetchSubscribeMessageQueues(topic)) {
-                offsets.put(q, 0L);
-            }
-            while (all.size() < expected && System.nanoTime() < deadline) {
-                boolean progress = false;
-                for (Map.Entry<MessageQueue, Long> e : offsets.entrySet()) {
-                    PullResult p = consumer.pull(e.getKey(), "*", e.getValue(), 32);
-                    if (p.getPullStatus() == PullStatus.FOUND) {
-                        all.addAll(p.getMsgFoundList());
-                        progress = true;
-                    }
-                    e.setValue(p.getNextBeginOffset());
-                }
-                if (!progress) {
-                    Thread.sleep(100);
-                }
-            }
-        } finally {
-            consumer.shutdown();
-        }
-        return all;
+        return PullAll.messages(namesrv, "rmqpatch-wireit-reader", topic, expected);
     }
 
     @Test
