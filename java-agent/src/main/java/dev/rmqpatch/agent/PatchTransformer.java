@@ -1,6 +1,5 @@
 package dev.rmqpatch.agent;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
@@ -9,6 +8,8 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
+
+import dev.rmqpatch.patches.transform.ClassBytes;
 
 /**
  * Rewrites RocketMQ's target classes as they are defined, whatever loader defines them. The first target class a
@@ -147,15 +148,6 @@ final class PatchTransformer implements ClassFileTransformer {
         if (in == null) {
             return null;
         }
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buf = new byte[8192];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                out.write(buf, 0, n);
-            }
-            return out.toByteArray();
-        } finally {
-            in.close();
-        }
+        return ClassBytes.readFully(in);
     }
 }

@@ -90,7 +90,7 @@ public final class JarPatcher {
             for (Patch patch : patches) {
                 for (MethodEdit edit : patch.edits()) {
                     MethodRef added = edit instanceof ReplaceCall ? ((ReplaceCall) edit).addedMethod() : null;
-                    if (added != null && !hasMethod(patchedClasses.get(added.owner), added)) {
+                    if (added != null && !ClassBytes.hasMethod(patchedClasses.get(added.owner), added)) {
                         throw new PatchException(PatchTargets.label(patch) + ": " + edit.describe() + ", but no edit of "
                             + "the patch adds " + added);
                     }
@@ -169,17 +169,6 @@ public final class JarPatcher {
         } catch (PatchException e) {
             throw new PatchException(label + ": " + e.getMessage());
         }
-    }
-
-    private static boolean hasMethod(ClassNode cls, MethodRef ref) {
-        if (cls != null) {
-            for (MethodNode m : cls.methods) {
-                if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     static List<File> jarsIn(File dir) throws IOException {

@@ -222,7 +222,7 @@ public final class ReleasePlan {
             }
             for (MethodEdit edit : p.edits()) {
                 MethodRef added = edit instanceof ReplaceCall ? ((ReplaceCall) edit).addedMethod() : null;
-                if (added != null && !hasMethod(nodes.get(added.owner), added)) {
+                if (added != null && !ClassBytes.hasMethod(nodes.get(added.owner), added)) {
                     throw new Refused(p, SHAPE, edit.describe() + ", but no edit of the patch added " + added);
                 }
             }
@@ -248,7 +248,7 @@ public final class ReleasePlan {
             throw new Refused(p, JAR_MOVED, target.owner.replace('/', '.') + " is in " + jar + ", not in "
                 + PatchTargets.jarOf(target.owner));
         }
-        if (!hasMethod(stock, target)) {
+        if (!ClassBytes.hasMethod(stock, target)) {
             List<String> sameName = new ArrayList<String>();
             for (MethodNode m : stock.methods) {
                 if (m.name.equals(target.name)) {
@@ -310,16 +310,5 @@ public final class ReleasePlan {
             }
         }
         return "no method " + call;
-    }
-
-    private static boolean hasMethod(ClassNode cls, MethodRef ref) {
-        if (cls != null) {
-            for (MethodNode m : cls.methods) {
-                if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

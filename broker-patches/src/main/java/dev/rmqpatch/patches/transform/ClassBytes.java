@@ -31,6 +31,18 @@ public final class ClassBytes {
         throw new PatchException("method " + ref + " not found");
     }
 
+    /** Whether {@code cls} (null: no class) has the method {@code ref} names. */
+    public static boolean hasMethod(ClassNode cls, MethodRef ref) {
+        if (cls != null) {
+            for (MethodNode m : cls.methods) {
+                if (m.name.equals(ref.name) && m.desc.equals(ref.desc)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Every byte of {@code in} (a class file, a jar entry), which is closed. */
     public static byte[] readFully(java.io.InputStream in) throws java.io.IOException {
         try {
