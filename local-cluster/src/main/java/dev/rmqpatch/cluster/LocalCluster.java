@@ -20,8 +20,9 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One name server and one master broker ({@link Topology#SINGLE}), or a name server, a SYNC_MASTER and its SLAVE
- * ({@link Topology#MS_SYNC}), started from a distribution's {@code bin/mqnamesrv} and {@code bin/mqbroker} (the same
+ * One name server and one master broker ({@link Topology#SINGLE}), a name server, a SYNC_MASTER and its SLAVE
+ * ({@link Topology#MS_SYNC}), or a name server and two ASYNC_MASTERs of different brokerNames ({@link Topology#TWO_MASTERS}:
+ * {@link #FIRST_MASTER} and {@link #SECOND_MASTER}), started from a distribution's {@code bin/mqnamesrv} and {@code bin/mqbroker} (the same
  * scripts an operator runs) in their own JVMs, on a loopback address, with fresh stores under the spec's work folder.
  * A broker conf is the distribution's conf file with ports, paths, the topology's role settings and the spec's
  * overrides appended (later keys win).
@@ -44,10 +45,15 @@ public final class LocalCluster implements AutoCloseable {
     /** What a 4.9 broker (and name server) prints to stdout once started; the broker registers before it. */
     public static final String BOOT_SUCCESS = "boot success";
 
+    /** The brokerNames of {@link Topology#TWO_MASTERS}: the master ({@link #master()}) and the second ({@link #secondMaster()}). */
+    public static final String FIRST_MASTER = "broker-a";
+    public static final String SECOND_MASTER = "broker-b";
+
     private final Spec spec;
     private final Ports ports;
     private final Broker master;
-    private final Broker slave;
+    /** The slave (ms-sync), the second master (two-masters), or null (single). */
+    private final Broker second;
     private final List<AutoCloseable> attached = new ArrayList<>();
     private ManagedProcess namesrv;
 
@@ -124,10 +130,10 @@ public final class LocalCluster implements AutoCloseable {
     /**
      * Ports of one cluster, all distinct: name server, and per broker its listen port P, P-2 (VIP channel) and P+1
      * (HA). The HA port is always P+1 because 4.9's BrokerStartup overwrites haListenPort with listenPort+1 after
-     * reading the conf; the ms-sync confs still write it, so the conf says what the broker does. Slave fields are 0
-     * in the single topology.
+     * reading the conf; the ms-sync confs still write it, so the conf says what the broker does. {@code second} is the
+     * slave's (ms-sync) or the second master's (two-masters) listen port, 0 in the single topology.
      */
-    record Ports(int namesrv, int master, int slave) {
+    record Ports(int namesrv, int master, int second) {
         static Ports allocate(Topology topology) throws IOException {
             Set<Integer> taken = new HashSet<>();
             int ns = FreePorts.any(taken);
@@ -142,16 +148,16 @@ public final class LocalCluster implements AutoCloseable {
             return master + 1;
         }
 
-        int slaveHa() {
-            return slave == 0 ? 0 : slave + 1;
+        int secondHa() {
+            return second == 0 ? 0 : second + 1;
         }
 
         /** Every port the cluster's processes bind. */
         List<Integer> bound() {
             List<Integer> all = new ArrayList<>(List.of(namesrv));
             all.addAll(FreePorts.brokerPorts(master));
-            if (slave != 0) {
-                all.addAll(FreePorts.brokerPorts(slave));
+            if (second != 0) {
+                all.addAll(FreePorts.brokerPorts(second));
             }
             return all;
         }
@@ -182,14 +188,15 @@ public final class LocalCluster implements AutoCloseable {
          * servers still listen on every address unless a flag such as rmqpatch's -Drmqpatch.bindAddress says otherwise.
          */
         public String host = "127.0.0.1";
-        /** Heap of every broker JVM (master and slave alike). */
+        /** Heap of every broker JVM (master and slave, or both masters, alike). */
         public String brokerHeap = "2g";
         public String namesrvHeap = "256m";
         /** More flags for every broker JVM, after the heap (e.g. -XX:ActiveProcessorCount=2); fixed words, never user text. */
         public List<String> brokerJvmOptions = new ArrayList<>();
         /**
-         * More flags for the master broker JVM only, after {@link #brokerJvmOptions}; fixed words, never user text. For
-         * what concerns the store under test and not its slave's (the harness's stall agent, --stall).
+         * More flags for the master broker JVM only (two-masters: {@link #FIRST_MASTER}'s only), after
+         * {@link #brokerJvmOptions}; fixed words, never user text. For what concerns the store under test and not its
+         * slave's or the other master's (the harness's stall agent, --stall; failover's stalled broker-a).
          */
         public List<String> masterJvmOptions = new ArrayList<>();
         /** More flags for the name server JVM. */
@@ -220,10 +227,21 @@ public final class LocalCluster implements AutoCloseable {
     LocalCluster(Spec spec, Ports ports) {
         this.spec = spec;
         this.ports = ports;
-        this.master = new Broker(spec.topology == Topology.SINGLE ? "broker" : "master broker", spec.host, ports.master(), 0,
-            spec.workDir, "");
-        this.slave = spec.topology == Topology.SINGLE ? null
-            : new Broker("slave broker", spec.host, ports.slave(), 1, spec.workDir, "-slave");
+        switch (spec.topology) {
+            case SINGLE -> {
+                this.master = new Broker("broker", spec.host, ports.master(), 0, spec.workDir, "");
+                this.second = null;
+            }
+            case MS_SYNC -> {
+                this.master = new Broker("master broker", spec.host, ports.master(), 0, spec.workDir, "");
+                this.second = new Broker("slave broker", spec.host, ports.second(), 1, spec.workDir, "-slave");
+            }
+            case TWO_MASTERS -> {
+                this.master = new Broker(FIRST_MASTER, spec.host, ports.master(), 0, spec.workDir, "");
+                this.second = new Broker(SECOND_MASTER, spec.host, ports.second(), 0, spec.workDir, "-b");
+            }
+            default -> throw new IllegalArgumentException("unknown topology " + spec.topology);
+        }
     }
 
     /**
@@ -248,8 +266,8 @@ public final class LocalCluster implements AutoCloseable {
             try {
                 cluster.startNamesrv();
                 cluster.launchAndAwait(cluster.master);
-                if (cluster.slave != null) {
-                    cluster.launchAndAwait(cluster.slave);
+                if (cluster.second != null) {
+                    cluster.launchAndAwait(cluster.second);
                 }
                 cluster.checkJavaHome();
                 return cluster;
@@ -379,7 +397,7 @@ public final class LocalCluster implements AutoCloseable {
             }
             try {
                 last = spec.readiness.waitingFor(this, broker);
-                if (last == null && broker == slave && !logContains(master, HA_TRANSFER_STARTED)) {
+                if (last == null && broker == slave() && !logContains(master, HA_TRANSFER_STARTED)) {
                     last = "the master has not logged '" + HA_TRANSFER_STARTED + "' (the slave's first HA offset report)";
                 }
                 if (last == null) {
@@ -404,26 +422,23 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Whether a process of this cluster died because a port was taken (the race between probing a port and binding it). */
     private boolean portTaken() {
-        List<Path> outputs = new ArrayList<>(List.of(namesrvOutput(), master.output));
-        if (slave != null) {
-            outputs.add(slave.output);
-        }
+        List<Path> outputs = new ArrayList<>(List.of(namesrvOutput()));
+        brokers().forEach(b -> outputs.add(b.output));
         return outputs.stream().anyMatch(out -> outputContains(out, PORT_TAKEN));
     }
 
     /** A retry starts in the same folder: the old outputs and logs would still say "Address already in use". */
     private void clearOutputs() {
-        for (Path out : slave == null ? List.of(namesrvOutput(), master.output) : List.of(namesrvOutput(), master.output, slave.output)) {
+        List<Path> outputs = new ArrayList<>(List.of(namesrvOutput()));
+        brokers().forEach(b -> outputs.add(b.output));
+        for (Path out : outputs) {
             try {
                 Files.deleteIfExists(out);
             } catch (IOException e) {
                 // The next start appends to it; the readiness checks only look for text of the new start.
             }
         }
-        deleteTree(master.home);
-        if (slave != null) {
-            deleteTree(slave.home);
-        }
+        brokers().forEach(b -> deleteTree(b.home));
     }
 
     /** The conf a broker runs with: the distribution's conf, then ports, paths, role, then the spec's overrides. */
@@ -447,7 +462,7 @@ public final class LocalCluster implements AutoCloseable {
             } else {
                 appended.put("brokerId", "1");
                 appended.put("brokerRole", "SLAVE");
-                appended.put("haListenPort", Integer.toString(ports.slaveHa()));
+                appended.put("haListenPort", Integer.toString(ports.secondHa()));
                 if (brokerMajorVersion(spec.dist) < 5) {
                     // Set, a 4.x slave connects at once instead of waiting for the name server to hand it the address.
                     // A 5.x (5.3.3) slave given it never connected here: it logged "HAClient connect to master null
@@ -458,6 +473,13 @@ public final class LocalCluster implements AutoCloseable {
                     appended.put("haMasterAddress", spec.host + ":" + ports.masterHa());
                 }
             }
+        }
+        if (spec.topology == Topology.TWO_MASTERS) {
+            // Two brokerNames, each its own master: a producer spreads over both and can move to the other.
+            appended.put("brokerName", broker == master ? FIRST_MASTER : SECOND_MASTER);
+            appended.put("brokerId", "0");
+            appended.put("brokerRole", "ASYNC_MASTER");
+            appended.put("flushDiskType", "ASYNC_FLUSH");
         }
         appended.putAll(spec.overrides);
         appended.forEach((k, v) -> conf.append(k).append('=').append(v).append('\n'));
@@ -487,10 +509,17 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     String slaveConfText() throws IOException {
-        if (slave == null) {
+        if (slave() == null) {
             throw new IllegalStateException("no slave in topology " + spec.topology);
         }
-        return confText(slave);
+        return confText(slave());
+    }
+
+    String secondMasterConfText() throws IOException {
+        if (secondMaster() == null) {
+            throw new IllegalStateException("no second master in topology " + spec.topology);
+        }
+        return confText(secondMaster());
     }
 
     Ports ports() {
@@ -501,11 +530,16 @@ public final class LocalCluster implements AutoCloseable {
         return spec;
     }
 
-    /** The brokerName of the conf the brokers run with (the distribution's, unless overridden). */
+    /** The brokerName of the conf the (master) broker runs with (the distribution's, unless overridden). */
     public String brokerName() {
+        return brokerName(master);
+    }
+
+    /** The brokerName {@code broker} runs with: the master's and its slave's are one; two masters have two. */
+    public String brokerName(Broker broker) {
         try {
             java.util.Properties p = new java.util.Properties();
-            p.load(new java.io.StringReader(confText(master)));
+            p.load(new java.io.StringReader(confText(broker)));
             return p.getProperty("brokerName", "DEFAULT_BROKER");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -592,7 +626,17 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The slave (ms-sync), or null. */
     public Broker slave() {
-        return slave;
+        return spec.topology == Topology.MS_SYNC ? second : null;
+    }
+
+    /** The second master, {@link #SECOND_MASTER} (two-masters), or null; {@link #master()} is {@link #FIRST_MASTER}. */
+    public Broker secondMaster() {
+        return spec.topology == Topology.TWO_MASTERS ? second : null;
+    }
+
+    /** Every broker of the cluster, the master first. */
+    public List<Broker> brokers() {
+        return second == null ? List.of(master) : List.of(master, second);
     }
 
     public long brokerPid() {
@@ -609,18 +653,18 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The slave's process (ms-sync), or null. */
     public ManagedProcess slaveProcess() {
-        return slave == null ? null : slave.process;
+        return slave() == null ? null : slave().process;
     }
 
     public String slaveAddr() {
-        return slave == null ? null : slave.addr();
+        return slave() == null ? null : slave().addr();
     }
 
-    /** Every process of the cluster: name server, broker, and the slave when there is one. */
+    /** Every process of the cluster: name server, broker, and the slave or the second master when there is one. */
     public List<ManagedProcess> processes() {
         List<ManagedProcess> all = new ArrayList<>(List.of(master.process, namesrv));
-        if (slave != null) {
-            all.add(slave.process);
+        if (second != null) {
+            all.add(second.process);
         }
         return all;
     }
@@ -737,17 +781,14 @@ public final class LocalCluster implements AutoCloseable {
         if (namesrv != null) {
             running.add(namesrv);
         }
-        for (Broker broker : slave == null ? List.of(master) : List.of(master, slave)) {
+        for (Broker broker : brokers()) {
             if (broker.process != null) {
                 running.add(broker.process);
             }
         }
         ChildProcesses.stopAll(running, spec.stopGrace);
         if (!spec.keepStore) {
-            deleteTree(master.store);
-            if (slave != null) {
-                deleteTree(slave.store);
-            }
+            brokers().forEach(b -> deleteTree(b.store));
         }
     }
 

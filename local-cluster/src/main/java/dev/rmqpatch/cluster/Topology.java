@@ -8,7 +8,12 @@ public enum Topology {
     /** One master (the conf's own role, ASYNC_MASTER in the shipped confs). */
     SINGLE("single", "one name server + one master broker"),
     /** The 002 article's test setup: synchronous replication to one slave, asynchronous flush on both. */
-    MS_SYNC("ms-sync", "one name server + a SYNC_MASTER and its SLAVE (same brokerName, ASYNC_FLUSH)");
+    MS_SYNC("ms-sync", "one name server + a SYNC_MASTER and its SLAVE (same brokerName, ASYNC_FLUSH)"),
+    /**
+     * Two brokerNames, one master each, so a producer can move from one to the other (failover.sh, issue 43): the stall
+     * agent, or any {@link LocalCluster.Spec#masterJvmOptions}, goes on the first only.
+     */
+    TWO_MASTERS("two-masters", "one name server + two ASYNC_MASTERs (broker-a, broker-b; ASYNC_FLUSH), each its own ports and store");
 
     private final String label;
     private final String description;

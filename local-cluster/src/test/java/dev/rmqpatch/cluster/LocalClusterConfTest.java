@@ -97,6 +97,43 @@ class LocalClusterConfTest {
     }
 
     @Test
+    void twoMastersWritesTwoAsyncMastersOfTheirOwnNames() throws Exception {
+        LocalCluster.Ports ports = LocalCluster.Ports.allocate(Topology.TWO_MASTERS);
+        LocalCluster c = cluster(Topology.TWO_MASTERS, ports);
+        Properties a = props(c.masterConfText());
+        Properties b = props(c.secondMasterConfText());
+
+        assertEquals(LocalCluster.FIRST_MASTER, a.getProperty("brokerName"));
+        assertEquals(LocalCluster.SECOND_MASTER, b.getProperty("brokerName"));
+        assertEquals(LocalCluster.FIRST_MASTER, c.brokerName());
+        for (Properties p : List.of(a, b)) {
+            assertEquals("0", p.getProperty("brokerId"));
+            assertEquals("ASYNC_MASTER", p.getProperty("brokerRole"));
+            assertEquals("ASYNC_FLUSH", p.getProperty("flushDiskType"));
+            assertEquals("DefaultCluster", p.getProperty("brokerClusterName"));
+            assertEquals(c.namesrvAddr(), p.getProperty("namesrvAddr"));
+            assertEquals("2", p.getProperty("sendMessageThreadPoolNums"), "the variant's overrides apply to both");
+            assertFalse(p.containsKey("haMasterAddress"));
+        }
+        assertNotEquals(a.getProperty("storePathRootDir"), b.getProperty("storePathRootDir"));
+        assertNotEquals(a.getProperty("listenPort"), b.getProperty("listenPort"));
+        assertNull(c.slave());
+        assertNull(c.slaveAddr());
+        assertThrows(IllegalStateException.class, c::slaveConfText);
+        assertEquals(2, c.brokers().size());
+        assertEquals(7, new HashSet<>(ports.bound()).size(), "name server and both brokers' three ports, all distinct");
+    }
+
+    @Test
+    void onlyTwoMastersHasASecondMaster() throws Exception {
+        assertNull(cluster(Topology.SINGLE, LocalCluster.Ports.allocate(Topology.SINGLE)).secondMaster());
+        LocalCluster ms = cluster(Topology.MS_SYNC, LocalCluster.Ports.allocate(Topology.MS_SYNC));
+        assertNull(ms.secondMaster());
+        assertThrows(IllegalStateException.class, ms::secondMasterConfText);
+        assertEquals("broker-a", props(ms.slaveConfText()).getProperty("brokerName"), "ms-sync keeps the conf's name");
+    }
+
+    @Test
     void portsNeverCollideOverManyAllocations() throws Exception {
         for (int i = 0; i < 30; i++) {
             List<Integer> bound = LocalCluster.Ports.allocate(Topology.MS_SYNC).bound();
@@ -133,6 +170,7 @@ class LocalClusterConfTest {
     void topologyNamesAreParsedAndBadOnesListTheAllowedValues() {
         assertEquals(Topology.SINGLE, Topology.parse("single"));
         assertEquals(Topology.MS_SYNC, Topology.parse("ms-sync"));
+        assertEquals(Topology.TWO_MASTERS, Topology.parse("two-masters"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topology.parse("ms-async"));
         assertTrue(e.getMessage().contains("'ms-async'") && e.getMessage().contains("single, ms-sync"), e.getMessage());
     }
