@@ -83,7 +83,15 @@ public final class StallPlan {
 
     /** The agent's argument for a plan (what {@link #parse} reads back); the harness builds its brokers' flag with it. */
     public static String argument(StallPoint point, long millis, long everyMillis, long afterMillis) {
-        return new StallPlan(point, millis, everyMillis, afterMillis, Long.MAX_VALUE).toString();
+        return argument(point, millis, everyMillis, afterMillis, Long.MAX_VALUE);
+    }
+
+    /** The same, at most {@code times} stalls ({@code Long.MAX_VALUE}: no bound; 1: a single stall). */
+    public static String argument(StallPoint point, long millis, long everyMillis, long afterMillis, long times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times must be at least 1 (got " + times + ")");
+        }
+        return new StallPlan(point, millis, everyMillis, afterMillis, times).toString();
     }
 
     @Override

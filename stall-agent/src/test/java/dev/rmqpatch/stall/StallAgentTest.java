@@ -34,6 +34,9 @@ class StallAgentTest {
             StallPlan.parse(StallPlan.argument(StallPoint.FLUSH, 100, 1000, 20_000)).toString());
         StallPlan q = StallPlan.parse("point=Replica,millis=50,everyMillis=1000,afterMillis=0,times=3");
         assertEquals("point=replica,millis=50,everyMillis=1000,afterMillis=0,times=3", q.toString());
+        assertEquals("point=append,millis=8000,everyMillis=60000,afterMillis=30000,times=1",
+            StallPlan.argument(StallPoint.APPEND, 8_000, 60_000, 30_000, 1), "a single long stall (failover.sh --stall-times 1)");
+        assertEquals(1, StallPlan.parse(StallPlan.argument(StallPoint.APPEND, 8_000, 60_000, 30_000, 1)).times);
     }
 
     @Test

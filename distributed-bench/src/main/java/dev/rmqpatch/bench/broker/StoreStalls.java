@@ -80,8 +80,13 @@ public final class StoreStalls {
 
         /** The broker JVM flag: the agent with this plan, its first stall {@code afterMillis} after the JVM started. */
         public String jvmOption(Path jar, long afterMillis) {
+            return jvmOption(jar, afterMillis, Long.MAX_VALUE);
+        }
+
+        /** The same, at most {@code times} stalls per JVM (1: a single stall; {@code Long.MAX_VALUE}: no bound). */
+        public String jvmOption(Path jar, long afterMillis, long times) {
             return "-javaagent:" + jar + "=" + StallPlan.argument(StallPoint.named(point), millis, everyMillis,
-                Math.min(afterMillis, MAX_AFTER_MILLIS));
+                Math.min(afterMillis, MAX_AFTER_MILLIS), times);
         }
     }
 
