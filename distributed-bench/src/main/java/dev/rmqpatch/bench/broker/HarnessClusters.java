@@ -16,9 +16,10 @@ public final class HarnessClusters {
 
     public static LocalCluster start(LocalCluster.Spec spec, BrokerAdmin admin) throws LocalCluster.ClusterException {
         spec.readiness = (cluster, broker) -> {
-            Map<Long, String> addrs = admin.brokers(cluster.namesrvAddr()).get(cluster.brokerName());
+            String name = cluster.brokerName(broker);
+            Map<Long, String> addrs = admin.brokers(cluster.namesrvAddr()).get(name);
             if (addrs == null || !broker.addr().equals(addrs.get(broker.brokerId()))) {
-                return "registration at the name server as brokerId " + broker.brokerId() + " of " + cluster.brokerName()
+                return "registration at the name server as brokerId " + broker.brokerId() + " of " + name
                     + " (registered: " + addrs + ")";
             }
             admin.runtimeInfo(broker.addr());

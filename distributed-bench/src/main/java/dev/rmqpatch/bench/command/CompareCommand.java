@@ -55,6 +55,8 @@ public final class CompareCommand {
             + "from the variant's distribution and conf (the 002 article's setup). Load starts once the slave is registered and "
             + "replicating; after the load the master's and the slave's CommitLog max offsets are compared (a warning if they differ)")
         .defaultingTo(Topology.SINGLE.label());
+    /** The topologies a comparison runs (two-masters is failover.sh's: {@code bench failover}). */
+    static final List<Topology> TOPOLOGIES = List.of(Topology.SINGLE, Topology.MS_SYNC);
     static final Flag<Path> DIST_DIR = Flag.path("--dist-dir", "DIR", "where the distributions are").defaultingTo(null, "broker-patches/target");
     static final Flag<Path> REPO_ROOT = Flag.path("--repo-root", "DIR", "the repository root the defaults are relative to (compare.sh passes it)")
         .defaultingTo(Path.of("."), "the working directory");
@@ -186,7 +188,11 @@ public final class CompareCommand {
         try {
             o.topology = Topology.parse(a.get(TOPOLOGY));
         } catch (IllegalArgumentException e) {
-            throw new UsageException("--topology must be one of " + String.join(", ", Topology.labels()) + ", not '" + a.get(TOPOLOGY) + "'");
+            o.topology = null;
+        }
+        if (o.topology == null || !TOPOLOGIES.contains(o.topology)) {
+            throw new UsageException("--topology must be one of " + String.join(", ", TOPOLOGIES.stream().map(Topology::label).toList())
+                + ", not '" + a.get(TOPOLOGY) + "'");
         }
         Workload base = Workload.defaults().withWarmupDurationSeconds(o.plan.defaultWarmupSeconds())
             .withTestDurationSeconds(RunOptions.DEFAULT_DURATION_SECONDS);

@@ -38,6 +38,8 @@ class CompareTopologyTest {
     void badTopologyNamesTheAllowedValues() {
         UsageException e = assertThrows(UsageException.class, () -> parse("--topology", "dledger"));
         assertEquals("--topology must be one of single, ms-sync, not 'dledger'", e.getMessage());
+        assertEquals("--topology must be one of single, ms-sync, not 'two-masters'",
+            assertThrows(UsageException.class, () -> parse("--topology", "two-masters")).getMessage(), "failover.sh's topology only");
         assertTrue(assertThrows(UsageException.class, () -> parse("--topology")).getMessage().contains("needs a value"));
     }
 
