@@ -5,7 +5,7 @@ import dev.rmqpatch.bench.cli.UsageException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check, workload, summarize and rounds commands. */
+/** Entry point of {@code distributed-bench.jar}: dispatches to the agent, run, sink, compare, jmx-check, workload, summarize, rounds and failover commands. */
 public final class Main {
     static final String HELP = String.join("\n",
         "Usage: java -jar distributed-bench.jar <command> [options]",
@@ -21,6 +21,8 @@ public final class Main {
         "  summarize recompute an efficiency output folder's tables, chart and results.json from its recorded windows",
         "  rounds    the saturation rounds' order for a runner on other hosts, and their merge into one results.json,",
         "            table and chart (what scripts/run-distributed.sh --variants A,B runs)",
+        "  failover  how fast stock producers move to the other of two masters while one stalls (the stall agent), per",
+        "            variant in interleaved rounds (what scripts/failover.sh runs)",
         "",
         "Every command takes --help.");
 
@@ -80,6 +82,12 @@ public final class Main {
                         return 0;
                     }
                     return dev.rmqpatch.bench.command.RoundsCommand.run(rest, System.out);
+                case "failover":
+                    if (help) {
+                        System.out.println(dev.rmqpatch.bench.command.FailoverCommand.helpText());
+                        return 0;
+                    }
+                    return dev.rmqpatch.bench.command.FailoverCommand.run(rest, System.out);
                 case "workload":
                     if (help) {
                         System.out.println(dev.rmqpatch.bench.command.WorkloadCommand.helpText());

@@ -139,6 +139,14 @@ public final class Flag<T> {
         return new Flag<>(name, valueName, help, parser, value, shown, repeatable);
     }
 
+    /**
+     * The same flag (name, value, parsing, default) with another command's wording of its help, for a command whose
+     * context the shared wording does not fit (say, no agents); not a second declaration.
+     */
+    public Flag<T> describedAs(String otherHelp) {
+        return new Flag<>(name, valueName, otherHelp, parser, defaultValue, defaultText, repeatable);
+    }
+
     /** The same flag, allowed more than once ({@link Args#all}). */
     public Flag<T> repeatable() {
         return new Flag<>(name, valueName, help, parser, defaultValue, defaultText, true);

@@ -36,6 +36,11 @@ public final class ChartWriter {
             charts.add(panel("Consume throughput (higher is better)", "msg/s", shown, v -> v.consumeTps));
             charts.add(panel("p99 end-to-end latency per round (lower is better)", "ms", shown, v -> endToEndP99Spread(v)));
         }
+        save(charts, png);
+    }
+
+    /** Saves {@code charts} side by side as one PNG file. */
+    public static void save(List<Chart<?, ?>> charts, Path png) throws IOException {
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
         BitmapEncoder.saveBitmap(charts, 1, charts.size(), base, BitmapEncoder.BitmapFormat.PNG);
@@ -60,11 +65,23 @@ public final class ChartWriter {
     private static CategoryChart panel(String title, String unit, List<CompareResults.VariantResult> variants,
                                        Function<CompareResults.VariantResult, Spread> figure) {
         List<String> names = new ArrayList<>();
+        List<Spread> spreads = new ArrayList<>();
+        for (CompareResults.VariantResult v : variants) {
+            names.add(v.name);
+            spreads.add(figure.apply(v));
+        }
+        return panel(title, unit, names, spreads);
+    }
+
+    /**
+     * One panel: a bar per name for the median of its spread, every round drawn as a dot on it ({@code spreads} in the
+     * order of {@code names}; a null spread draws nothing).
+     */
+    public static CategoryChart panel(String title, String unit, List<String> categories, List<Spread> spreads) {
+        List<String> names = new ArrayList<>(categories);
         List<Number> medians = new ArrayList<>();
         int rounds = 0;
-        for (CompareResults.VariantResult v : variants) {
-            Spread s = figure.apply(v);
-            names.add(v.name);
+        for (Spread s : spreads) {
             medians.add(s == null || s.median == null ? 0 : s.median);
             rounds = Math.max(rounds, s == null ? 0 : s.rounds.size());
         }
@@ -90,10 +107,10 @@ public final class ChartWriter {
         for (int r = 0; r < rounds; r++) {
             List<String> x = new ArrayList<>();
             List<Number> y = new ArrayList<>();
-            for (CompareResults.VariantResult v : variants) {
-                Spread s = figure.apply(v);
+            for (int i = 0; i < spreads.size(); i++) {
+                Spread s = spreads.get(i);
                 if (s != null && r < s.rounds.size() && s.rounds.get(r) != null) {
-                    x.add(v.name);
+                    x.add(categories.get(i));
                     y.add(s.rounds.get(r));
                 }
             }
