@@ -38,8 +38,8 @@ public final class FailoverOptions {
         return 2 * StoreStalls.START_UP_MILLIS + warmupSeconds * 1000L;
     }
 
-    /** A run's length, roughly: start-up, warm-up, measured window, read-back and stop. */
+    /** A run's length, roughly: start-up, warm-up, measured window, read-back and stop (start-up and the rest: 10 s here). */
     public long estimatedRunSeconds() {
-        return 25 + warmupSeconds + durationSeconds + 5;
+        return 10 + warmupSeconds + durationSeconds;
     }
 }
