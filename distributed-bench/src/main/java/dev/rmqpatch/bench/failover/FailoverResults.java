@@ -44,6 +44,13 @@ public final class FailoverResults {
         public FailoverFigures figures;
         /** broker-a's stalls as its output printed them. */
         public StoreStalls.Record stalls;
+        /**
+         * The measured window (epoch ms) and when broker-a's JVM started: stalls are due {@code stallAfterMillis} after
+         * the latter, so these say whether they fell early or late in the window (tune --warmup with them).
+         */
+        public Long windowFrom;
+        public Long windowTo;
+        public Long brokerAStartedAt;
         public long readBackStored;
         public int readBackPasses;
         public String error;

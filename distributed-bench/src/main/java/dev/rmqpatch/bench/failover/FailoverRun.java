@@ -98,6 +98,10 @@ public final class FailoverRun {
                 load.start(settings, "r" + run.round() + "-" + run.fault().label(), FailoverCluster.STALLED);
                 long from = System.currentTimeMillis() + o.warmupSeconds * 1000L;
                 long to = from + o.durationSeconds * 1000L;
+                r.windowFrom = from;
+                r.windowTo = to;
+                r.brokerAStartedAt = ProcessHandle.of(cluster.brokerPid()).flatMap(h -> h.info().startInstant())
+                    .map(java.time.Instant::toEpochMilli).orElse(null);
                 long[] last = new long[3];
                 while (System.currentTimeMillis() < to) {
                     long next = Math.min(to, System.currentTimeMillis() + 10_000);
