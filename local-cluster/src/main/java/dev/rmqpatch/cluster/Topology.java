@@ -13,7 +13,8 @@ public enum Topology {
      * Two brokerNames, one master each, so a producer can move from one to the other (failover.sh, issue 43): the stall
      * agent, or any {@link LocalCluster.Spec#masterJvmOptions}, goes on the first only.
      */
-    TWO_MASTERS("two-masters", "one name server + two ASYNC_MASTERs (broker-a, broker-b; ASYNC_FLUSH), each its own ports and store");
+    TWO_MASTERS("two-masters", "one name server + two ASYNC_MASTERs (" + LocalCluster.FIRST_MASTER + ", " + LocalCluster.SECOND_MASTER
+        + "; ASYNC_FLUSH), each its own ports and store");
 
     private final String label;
     private final String description;

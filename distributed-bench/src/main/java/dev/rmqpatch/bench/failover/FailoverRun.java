@@ -171,7 +171,7 @@ public final class FailoverRun {
         Map<String, Object> m = results.metadata;
         m.put("command", o.commandLine);
         m.put("startedAt", Instant.now().toString());
-        m.put("topology", "two-masters: one name server, broker-a and broker-b (ASYNC_MASTER, ASYNC_FLUSH), each its own ports and store");
+        m.put("topology", dev.rmqpatch.cluster.Topology.TWO_MASTERS.label() + ": " + dev.rmqpatch.cluster.Topology.TWO_MASTERS.description());
         m.put("stalledBroker", FailoverCluster.STALLED);
         m.put("stall", o.stall.label());
         m.put("stallTimes", o.stallTimes == Long.MAX_VALUE ? "every period" : "at most " + o.stallTimes + " per run");

@@ -21,7 +21,7 @@ final class FailoverTable {
             .append(m.get("warmupSeconds")).append(" s warm-up; rounds pooled)\n\n");
         List<String[]> sends = new ArrayList<>();
         sends.add(new String[] {"variant", "latency fault", "rounds", "sends", "msg/s", "p50/p99/p99.9 ms", "max ms", "SEND_OK",
-            "SYSTEM_BUSY", "other broker error", "timeout", "client error", "missing"});
+            "SYSTEM_BUSY", "other status/error", "timeout", "client error", "missing"});
         for (FailoverResults.Cell c : results.summary) {
             FailoverFigures f = c.pooled;
             sends.add(new String[] {c.variant, c.latencyFault, Integer.toString(c.rounds), Format.count(f.sends),

@@ -122,8 +122,10 @@ final class ProducerLoad implements AutoCloseable {
             long t0 = System.nanoTime();
             SendOutcome outcome;
             String detail = null;
+            String resultBroker = null;
             try {
                 SendResult r = p.send(m);
+                resultBroker = r.getMessageQueue() == null ? null : r.getMessageQueue().getBrokerName();
                 outcome = r.getSendStatus() == SendStatus.SEND_OK ? SendOutcome.SEND_OK : SendOutcome.OTHER_STATUS;
                 if (outcome == SendOutcome.SEND_OK) {
                     ok.add(key);
@@ -137,7 +139,7 @@ final class ProducerLoad implements AutoCloseable {
             long micros = (System.nanoTime() - t0) / 1000;
             List<String> attempts = hook.attempts();
             String firstBroker = attempts.isEmpty() ? null : attempts.get(0);
-            String lastBroker = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+            String lastBroker = resultBroker != null ? resultBroker : attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
             out.add(new SendRecord(startMillis, micros, firstBroker, lastBroker, attempts.size(), outcome, detail));
             sent.incrementAndGet();
             if (outcome != SendOutcome.SEND_OK) {

@@ -3,15 +3,10 @@ package dev.rmqpatch.bench.failover;
 /**
  * One send as the failover tool saw it: when it began (epoch ms), how long the stock client's {@code send} took, the
  * broker its first attempt went to (the producer's choice of queue) and the broker of its last attempt (a retry may go
- * to the other broker), how many attempts, and how it ended.
+ * to the other broker; for an acknowledged send, SendResult's queue's), how many attempts, and how it ended.
  */
 public record SendRecord(long startMillis, long latencyMicros, String firstBroker, String lastBroker, int attempts,
                          SendOutcome outcome, String detail) {
-
-    /** Ended by time {@code t} (epoch ms), rounded to the ms. */
-    public long endMillis() {
-        return startMillis + latencyMicros / 1000;
-    }
 
     public double latencyMs() {
         return latencyMicros / 1000.0;
