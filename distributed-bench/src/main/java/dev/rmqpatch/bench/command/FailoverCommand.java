@@ -58,6 +58,8 @@ public final class FailoverCommand {
     static final Flag<Integer> DURATION = HarnessFlags.DURATION.describedAs("measured seconds").defaultingTo(60);
     static final Flag<String> BROKER_HEAP = HarnessFlags.BROKER_HEAP.describedAs("heap of each broker").defaultingTo("1g");
     static final Flag<Path> OUT = HarnessFlags.OUT.defaultingTo(null, "target/failover-<yyyyMMdd-HHmmss> in the repository root");
+    static final Flag<Path> REPO_ROOT = CompareCommand.REPO_ROOT.describedAs("the repository root the defaults are relative to "
+        + "(failover.sh passes it)");
 
     private static final String USAGE = String.join("\n",
         "Usage: scripts/failover.sh [options]",
@@ -83,7 +85,7 @@ public final class FailoverCommand {
     static FlagSet flags() {
         return new FlagSet(USAGE, DESCRIPTION)
             .section("Options:", VARIANTS, SaturationPlan.ROUNDS, STALL, STALL_TIMES, LATENCY_FAULT, PRODUCERS, RATE, SIZE, WARMUP, DURATION,
-                RunCommand.SEND_TIMEOUT, RETRIES, BROKER_HEAP, CompareCommand.DIST_DIR, OUT, CompareCommand.REPO_ROOT)
+                RunCommand.SEND_TIMEOUT, RETRIES, BROKER_HEAP, CompareCommand.DIST_DIR, OUT, REPO_ROOT)
             .epilogue("failover.sh also takes --no-build: fail instead of building a missing jar. -h, --help: this text.");
     }
 
@@ -94,7 +96,7 @@ public final class FailoverCommand {
     public static FailoverOptions parse(String[] args) throws UsageException {
         Args a = flags().parse(args);
         FailoverOptions o = new FailoverOptions();
-        Path root = a.get(CompareCommand.REPO_ROOT).toAbsolutePath().normalize();
+        Path root = a.get(REPO_ROOT).toAbsolutePath().normalize();
         Set<String> names = new LinkedHashSet<>();
         for (String n : a.get(VARIANTS).split(",")) {
             if (!n.isBlank() && !names.add(n.trim())) {
@@ -138,9 +140,9 @@ public final class FailoverCommand {
         o.outDir = (a.has(OUT) ? a.get(OUT) : root.resolve("target/failover-" + stamp)).toAbsolutePath().normalize();
         List<String> shown = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals(CompareCommand.REPO_ROOT.name())) {
+            if (args[i].equals(REPO_ROOT.name())) {
                 i++;
-            } else if (!args[i].startsWith(CompareCommand.REPO_ROOT.name() + "=")) {
+            } else if (!args[i].startsWith(REPO_ROOT.name() + "=")) {
                 shown.add(args[i]);
             }
         }
