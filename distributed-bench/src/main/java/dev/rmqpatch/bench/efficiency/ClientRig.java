@@ -54,7 +54,8 @@ final class ClientRig {
         + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), a release: 4.9.8 or 5.3.3 "
         + "(that release's stock client, producer and push consumer: the jars of its stock distribution's lib/ (--dist-dir; compare.sh "
         + "builds it, else scripts/build.sh --rocketmq-version V --stock-only) first on the class path, but its server modules and the "
-        + "harness's own " + ReleaseClientJars.HARNESS_LIBRARIES + "; e.g. --clients stock@8,4.9.8@8,5.3.3@8), wire (producer side "
+        + "harness's own " + ReleaseClientJars.HARNESS_LIBRARIES + "; upgrading the client: --clients stock@8,4.9.8@8,5.3.3@8 "
+        + "--client-side producer, then consumer), wire (producer side "
         + "only: no RocketMQ client code, the harness's wire client, frames encoded once and written and answered on one netty event "
         + "loop paced by its timers: a reference, not a floor, since below saturation that loop polls), patched-without-P7[+P8] "
         + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), @8 to run a client's agent JVMs on JDK 8 (stock@8,patched@8; "
@@ -167,8 +168,9 @@ final class ClientRig {
             options.addAll(c.jvmOptions(agentJar));
             List<Path> first = firsts.get(i);
             ctx.out().printf("starting %d agent JVM(s) of client %s%s%s%s ...%n", o.agents, c.name(), c.jdk() == null ? "" : ", on JDK " + c.jdk(),
-                first.isEmpty() ? "" : c.kind() == ClientVariant.Kind.RELEASE ? ", class path first the " + first.size() + " jars of "
-                    + first.get(0).getParent() + " but the server's and the harness's own" : ", class path first " + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
+                first.isEmpty() ? "" : c.kind() == ClientVariant.Kind.RELEASE ? ", class path first " + first.size() + " jars of "
+                    + first.get(0).getParent() + " (all but its server modules and " + ReleaseClientJars.HARNESS_LIBRARIES + "; in results.json)"
+                    : ", class path first " + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
             List<AgentClient> agents = ctx.launchAgents(o.agents, next, dir.resolve(c.name()), jdks.get(i), options, first);
             next += o.agents;
             rig.byClient.add(agents);
