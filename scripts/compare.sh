@@ -56,8 +56,15 @@ fi
 # The help text is the harness's own (generated from its flag declarations), so it needs only the jar.
 if [ "$HELP" = 1 ]; then exec "$JAVA" -jar "$JAR" compare --help; fi
 
-# --clients: the patched client is the patched 4.9.0 distribution's jars; the agent client needs the Java agent jar.
+# --clients: the patched client is the patched 4.9.0 distribution's jars, a release client (4.9.8, 5.3.3) its stock
+# distribution's; the agent client needs the Java agent jar.
 case ",$CLIENTS," in *,patched[,#@-]*) VARIANTS="$VARIANTS,4.9.0-patched" ;; esac
+IFS=',' read -r -a CLIENT_NAMES <<< "$CLIENTS"
+for client in ${CLIENT_NAMES[@]+"${CLIENT_NAMES[@]}"}; do
+  client=${client// /}
+  client=${client%%[@#]*}
+  case "$client" in [0-9]*.[0-9]*.[0-9]*) VARIANTS="$VARIANTS,$client" ;; esac
+done
 case ",$CLIENTS," in
   *,agent[,#@-]*)
     [ -f "$ROOT/java-agent/target/rmqpatch-agent.jar" ] \

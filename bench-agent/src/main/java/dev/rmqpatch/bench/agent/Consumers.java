@@ -21,10 +21,10 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
 
 /**
- * The push consumers of one agent: stock {@code DefaultMQPushConsumer}s in clustering mode, one consumer group per
+ * The push consumers of one agent: stock {@code DefaultMQPushConsumer}s (the harness's 4.9.0, or a release client's own
+ * jars: only API every release from 4.9.0 to 5.x has) in clustering mode, one consumer group per
  * subscription (so every subscription receives every message once), reading from the first offset (the topics are new
  * per run, so nothing sent before a consumer's first rebalance is skipped). Each delivery's stamp gives its end-to-end
  * latency and marks (stream, sequence) in the group's received set; a delivery already marked is a duplicate.
@@ -121,7 +121,8 @@ final class Consumers {
         String cluster = g.spec.namesrv == null ? "" : "-" + g.spec.namesrv.replace(':', '_');
         consumer.setInstanceName(agentName + "-" + Jdk8.pid() + "-"
             + (shared ? "consumers-" + index + cluster : g.spec.group + "-" + index));
-        consumer.setMessageModel(MessageModel.CLUSTERING);
+        // Clustering, every release's default, left unset: its enum moved in 5.x (remoting.protocol.heartbeat), and a release
+        // client (--clients 5.3.3) runs this class against its own jars.
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setVipChannelEnabled(false);
         try {

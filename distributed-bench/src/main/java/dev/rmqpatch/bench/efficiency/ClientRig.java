@@ -11,6 +11,7 @@ import dev.rmqpatch.bench.coordinator.AgentClient;
 import dev.rmqpatch.bench.coordinator.AgentFailure;
 import dev.rmqpatch.bench.coordinator.HelperJdk;
 import dev.rmqpatch.bench.engine.ClientVariant;
+import dev.rmqpatch.bench.engine.ReleaseClientJars;
 import dev.rmqpatch.bench.engine.RunContext;
 import dev.rmqpatch.bench.engine.RunOptions;
 import dev.rmqpatch.bench.engine.Variant;
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.rocketmq.common.MQVersion;
 
 /**
  * {@code compare --efficiency --clients A,B}: the mirror image of the broker comparison. One broker cluster (the one
@@ -51,7 +51,11 @@ final class ClientRig {
         + "between the clients (A B, B A ...) at the fixed rate as they do between brokers; the figure is each client's agent JVMs' CPU "
         + "per message (from /proc), with the broker's over the same windows beside it. Clients: stock (the harness's rocketmq-client), "
         + "patched (the patched distribution's rocketmq-client, -common, -remoting, -logging and codec jars first on the class path; "
-        + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), wire (producer side "
+        + "compare.sh builds them), agent (stock class path plus -javaagent:" + ClientVariant.AGENT_JAR + "), a release: 4.9.8 or 5.3.3 "
+        + "(that release's stock client, producer and push consumer: the jars of its stock distribution's lib/ (--dist-dir; compare.sh "
+        + "builds it, else scripts/build.sh --rocketmq-version V --stock-only) first on the class path, but its server modules and the "
+        + "harness's own " + ReleaseClientJars.HARNESS_LIBRARIES + "; upgrading the client: --clients stock@8,4.9.8@8,5.3.3@8 "
+        + "--client-side producer, then consumer), wire (producer side "
         + "only: no RocketMQ client code, the harness's wire client, frames encoded once and written and answered on one netty event "
         + "loop paced by its timers: a reference, not a floor, since below saturation that loop polls), patched-without-P7[+P8] "
         + "and agent-without-P7 (-Drmqpatch.disable on the agent JVMs), @8 to run a client's agent JVMs on JDK 8 (stock@8,patched@8; "
@@ -122,11 +126,6 @@ final class ClientRig {
         return true;
     }
 
-    /** The RocketMQ version of the harness's own (stock) client: the patched jars must be of the same. */
-    static String stockClientVersion() {
-        return MQVersion.getVersionDesc(MQVersion.CURRENT_VERSION).substring(1).replace('_', '.');
-    }
-
     /**
      * Starts the agent JVMs (consumer side: first the --agents stock producers), each client's --agents JVMs with its own
      * class path and options after {@code sameForAll}; records each client's command lines and loaded classes.
@@ -141,12 +140,15 @@ final class ClientRig {
                 agentJar = ClientVariant.agentJar(o.repoRoot);
             }
             if (c.kind() == ClientVariant.Kind.PATCHED && patchedJars.isEmpty()) {
-                patchedJars = ClientVariant.patchedJars(o.distDir, stockClientVersion());
+                patchedJars = ClientVariant.patchedJars(o.distDir, ClientVariant.stockVersion());
             }
         }
+        // Every client's jars and JDK before any JVM starts: a missing part fails the run with nothing to stop.
         List<HelperJdk> jdks = new ArrayList<>();
+        List<List<Path>> firsts = new ArrayList<>();
         for (ClientVariant c : o.clients) {
             jdks.add(HelperJdk.at(c.javaHome()));
+            firsts.add(c.classPathFirst(patchedJars, o.distDir));
         }
         ClientRig rig = new ClientRig();
         Path dir = o.outDir.resolve("agents");
@@ -164,9 +166,11 @@ final class ClientRig {
             ClientVariant c = o.clients.get(i);
             List<String> options = new ArrayList<>(sameForAll);
             options.addAll(c.jvmOptions(agentJar));
-            List<Path> first = c.classPathFirst(patchedJars);
+            List<Path> first = firsts.get(i);
             ctx.out().printf("starting %d agent JVM(s) of client %s%s%s%s ...%n", o.agents, c.name(), c.jdk() == null ? "" : ", on JDK " + c.jdk(),
-                first.isEmpty() ? "" : ", class path first " + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
+                first.isEmpty() ? "" : c.kind() == ClientVariant.Kind.RELEASE ? ", class path first " + first.size() + " jars of "
+                    + first.get(0).getParent() + " (all but its server modules and " + ReleaseClientJars.HARNESS_LIBRARIES + "; in results.json)"
+                    : ", class path first " + first, c.jvmOptions(agentJar).isEmpty() ? "" : ", " + c.jvmOptions(agentJar));
             List<AgentClient> agents = ctx.launchAgents(o.agents, next, dir.resolve(c.name()), jdks.get(i), options, first);
             next += o.agents;
             rig.byClient.add(agents);

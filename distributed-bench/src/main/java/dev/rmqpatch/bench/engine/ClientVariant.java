@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.rocketmq.common.MQVersion;
 
 /**
  * A RocketMQ client to compare ({@code compare --efficiency --clients}), named as the broker {@link Variant}s are:
@@ -20,7 +21,9 @@ import java.util.regex.Pattern;
  * and the rmqpatch codec jar first on the agent JVM's class path), {@code agent} (the stock class path and
  * {@code -javaagent:java-agent/target/rmqpatch-agent.jar}), {@code wire} (no RocketMQ client code: the harness's own
  * wire client, {@code --client wire}'s frames encoded once and written and answered on one netty event loop, a
- * reference beside the RocketMQ clients). {@code patched-without-P7} (or {@code -without-P7+P8}, and
+ * reference beside the RocketMQ clients), or a release's version, {@code 4.9.8} or {@code 5.3.3} (that release's stock
+ * client: {@link ReleaseClientJars} puts its jars, from the lib/ of its stock distribution, first on the agent JVM's class
+ * path). {@code patched-without-P7} (or {@code -without-P7+P8}, and
  * the same after {@code agent}) runs those patches switched off ({@code -Drmqpatch.disable} on the agent JVM); a suffix
  * {@code @8} runs the client's agent JVMs on JDK 8 ({@code stock@8,patched@8}: the JDK most 4.9.0 applications run), as
  * a broker {@link Variant}'s {@code @8} does its servers; a final {@code #N} names another copy of the same client (own
@@ -32,7 +35,7 @@ import java.util.regex.Pattern;
 public final class ClientVariant {
     /** What runs in the agent JVM. */
     public enum Kind {
-        STOCK, PATCHED, AGENT, WIRE;
+        STOCK, PATCHED, AGENT, WIRE, RELEASE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -58,7 +61,7 @@ public final class ClientVariant {
     }
 
     private static final Pattern NAME =
-        Pattern.compile("(stock|patched|agent|wire)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:@([0-9]+))?(?:#[0-9]+)?");
+        Pattern.compile("(stock|patched|agent|wire|[0-9]+\\.[0-9]+\\.[0-9]+)(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?(?:@([0-9]+))?(?:#[0-9]+)?");
     /** The Java agent jar, relative to the repository root (java-agent's build output). */
     public static final String AGENT_JAR = "java-agent/target/rmqpatch-agent.jar";
     /** What builds the Java agent jar when it is missing (from the repository root). */
@@ -69,12 +72,14 @@ public final class ClientVariant {
 
     private final String name;
     private final Kind kind;
+    private final String release;
     private final List<String> disabled;
     private final Integer jdk;
 
-    private ClientVariant(String name, Kind kind, List<String> disabled, Integer jdk) {
+    private ClientVariant(String name, Kind kind, String release, List<String> disabled, Integer jdk) {
         this.name = name;
         this.kind = kind;
+        this.release = release;
         this.disabled = disabled;
         this.jdk = jdk;
     }
@@ -82,18 +87,23 @@ public final class ClientVariant {
     public static ClientVariant parse(String name) {
         Matcher m = NAME.matcher(name.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("client '" + name.trim() + "' is not stock, patched, agent, wire, patched-without-ID[+ID...] or "
-                + "agent-without-ID[+ID...], each optionally followed by @<JDK> and by #<N> for another copy of the same (e.g. "
-                + "patched-without-P7, patched@8, stock#2)");
+            throw new IllegalArgumentException("client '" + name.trim() + "' is not stock, patched, agent, wire, a release (e.g. 4.9.8, "
+                + "5.3.3), patched-without-ID[+ID...] or agent-without-ID[+ID...], each optionally followed by @<JDK> and by #<N> for "
+                + "another copy of the same (e.g. patched-without-P7, patched@8, 5.3.3@8, stock#2)");
         }
-        Kind kind = Kind.valueOf(m.group(1).toUpperCase(Locale.ROOT));
+        boolean isRelease = Character.isDigit(m.group(1).charAt(0));
+        Kind kind = isRelease ? Kind.RELEASE : Kind.valueOf(m.group(1).toUpperCase(Locale.ROOT));
+        String release = isRelease ? m.group(1) : null;
+        if (isRelease && release.equals(stockVersion())) {
+            throw new IllegalArgumentException("client '" + name.trim() + "': " + release + " is the harness's own client; say stock");
+        }
         List<String> disabled = m.group(2) == null ? List.of() : List.of(m.group(2).split("\\+"));
-        if ((kind == Kind.STOCK || kind == Kind.WIRE) && !disabled.isEmpty()) {
-            throw new IllegalArgumentException("client '" + name.trim() + "': the " + kind.label() + " client has no patches to switch "
-                + "off; patched-without-ID or agent-without-ID do");
+        if ((kind == Kind.STOCK || kind == Kind.WIRE || kind == Kind.RELEASE) && !disabled.isEmpty()) {
+            throw new IllegalArgumentException("client '" + name.trim() + "': the " + (isRelease ? release : kind.label()) + " client has no "
+                + "patches to switch off; patched-without-ID or agent-without-ID do");
         }
         Integer jdk = JdkSuffix.parse("client '" + name.trim() + "'", m.group(3));
-        return new ClientVariant(name.trim(), kind, disabled, jdk);
+        return new ClientVariant(name.trim(), kind, release, disabled, jdk);
     }
 
     /** A comma-separated list (--clients): at least two, none twice. */
@@ -122,6 +132,16 @@ public final class ClientVariant {
 
     public Kind kind() {
         return kind;
+    }
+
+    /** The release whose stock client this is ({@link Kind#RELEASE}: {@code 4.9.8}, {@code 5.3.3}), else null. */
+    public String release() {
+        return release;
+    }
+
+    /** The RocketMQ version of the harness's own (stock) client, e.g. 4.9.0: the patched jars must be of the same. */
+    public static String stockVersion() {
+        return MQVersion.getVersionDesc(MQVersion.CURRENT_VERSION).substring(1).replace('_', '.');
     }
 
     /** The JDK feature version this client's agent JVMs run on ({@code @N}), or null: the harness's own. */
@@ -163,8 +183,14 @@ public final class ClientVariant {
         return kind == Kind.WIRE ? ClientMode.WIRE : ClientMode.ROCKETMQ;
     }
 
-    /** Class path entries put before the harness's own (which holds the stock client): the patched jars, or none. */
-    public List<Path> classPathFirst(List<Path> patchedJars) {
+    /**
+     * Class path entries put before the harness's own (which holds the stock client): the patched jars (patched), the
+     * release's client jars (a release, {@link ReleaseClientJars}), or none.
+     */
+    public List<Path> classPathFirst(List<Path> patchedJars, Path distDir) throws MissingPartException {
+        if (kind == Kind.RELEASE) {
+            return ReleaseClientJars.of(distDir, release);
+        }
         return kind == Kind.PATCHED ? patchedJars : List.of();
     }
 

@@ -16,7 +16,7 @@ class ClientVariantTest {
     Path dir;
 
     @Test
-    void namesGiveTheKindThePatchesOffAndCopies() {
+    void namesGiveTheKindThePatchesOffAndCopies() throws Exception {
         ClientVariant stock = ClientVariant.parse("stock");
         assertEquals(ClientVariant.Kind.STOCK, stock.kind());
         assertEquals(List.of(), stock.disabledPatches());
@@ -32,34 +32,43 @@ class ClientVariantTest {
         assertEquals(dev.rmqpatch.bench.workload.ClientMode.WIRE, wire.mode(), "its agents send with the wire client");
         assertEquals(dev.rmqpatch.bench.workload.ClientMode.ROCKETMQ, patched.mode());
         assertEquals(List.of(), wire.jvmOptions(dir.resolve("rmqpatch-agent.jar")), "the harness's own JVM options only");
-        assertEquals(List.of(), wire.classPathFirst(List.of(dir.resolve("rocketmq-client-4.9.0.jar"))));
+        assertEquals(List.of(), wire.classPathFirst(List.of(dir.resolve("rocketmq-client-4.9.0.jar")), dir));
         ClientVariant onJdk8 = ClientVariant.parse("patched-without-P26@8#2");
         assertEquals(8, onJdk8.jdk());
         assertEquals(List.of("P26"), onJdk8.disabledPatches());
         assertEquals(null, stock.jdk(), "no suffix: the harness's JDK");
+        ClientVariant release = ClientVariant.parse("5.3.3@8#2");
+        assertEquals(ClientVariant.Kind.RELEASE, release.kind());
+        assertEquals("5.3.3", release.release());
+        assertEquals(8, release.jdk());
+        assertEquals(dev.rmqpatch.bench.workload.ClientMode.ROCKETMQ, release.mode());
+        assertEquals(List.of(), release.jvmOptions(dir.resolve("rmqpatch-agent.jar")), "the harness's own JVM options only");
+        assertEquals("4.9.8", ClientVariant.parse("4.9.8").release());
+        assertEquals(null, stock.release());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ClientVariant.parse("4.9.0")).getMessage().contains("say stock"));
         for (String bad : List.of("Stock", "patched-without-", "patched-without-p7", "agent@", "stock@11", "stock#2@8", "4.9.0-patched",
-            "stock-without-P1", "wire-without-P7", "")) {
+            "stock-without-P1", "wire-without-P7", "5.3.3-without-P1", "5.3", "5.3.3-tuned", "")) {
             assertThrows(IllegalArgumentException.class, () -> ClientVariant.parse(bad), bad);
         }
     }
 
     @Test
-    void onlyTheClassPathAndTheAgentOptionsDiffer() {
+    void onlyTheClassPathAndTheAgentOptionsDiffer() throws Exception {
         Path agentJar = dir.resolve("rmqpatch-agent.jar");
         List<Path> patchedJars = List.of(dir.resolve("rocketmq-client-4.9.0.jar"), dir.resolve("rmqpatch-codec-1.jar"));
         ClientVariant stock = ClientVariant.parse("stock");
         ClientVariant patched = ClientVariant.parse("patched-without-P26");
         ClientVariant agent = ClientVariant.parse("agent");
         assertEquals(List.of(), stock.jvmOptions(agentJar));
-        assertEquals(List.of(), stock.classPathFirst(patchedJars));
+        assertEquals(List.of(), stock.classPathFirst(patchedJars, dir));
         assertEquals(List.of("-Drmqpatch.disable=P26"), patched.jvmOptions(agentJar));
-        assertEquals(patchedJars, patched.classPathFirst(patchedJars));
+        assertEquals(patchedJars, patched.classPathFirst(patchedJars, dir));
         assertEquals(List.of("-javaagent:" + agentJar), agent.jvmOptions(agentJar));
-        assertEquals(List.of(), agent.classPathFirst(patchedJars), "the agent rewrites the stock jars");
+        assertEquals(List.of(), agent.classPathFirst(patchedJars, dir), "the agent rewrites the stock jars");
     }
 
     @Test
-    void agentCommandLinesDifferOnlyInTheClientsOwnPart() {
+    void agentCommandLinesDifferOnlyInTheClientsOwnPart() throws Exception {
         List<String> same = List.of("-Xms512m", "-Xmx512m", "-XX:ActiveProcessorCount=2");
         List<String> args = List.of("--name", "agent-1");
         String main = "dev.rmqpatch.bench.agent.AgentMain";
@@ -70,7 +79,7 @@ class ClientVariantTest {
         ClientVariant patched = ClientVariant.parse("patched-without-P26");
         List<String> withOwn = new java.util.ArrayList<>(same);
         withOwn.addAll(patched.jvmOptions(agentJar));
-        List<String> p = dev.rmqpatch.bench.coordinator.LocalJvm.command(harness, withOwn, patched.classPathFirst(jars), main, args);
+        List<String> p = dev.rmqpatch.bench.coordinator.LocalJvm.command(harness, withOwn, patched.classPathFirst(jars, dir), main, args);
         int cp = stock.indexOf("-cp");
         assertEquals(stock.subList(0, cp), p.subList(0, cp), "the same java and options before the client's own");
         assertEquals(List.of("-Drmqpatch.disable=P26"), p.subList(cp, p.indexOf("-cp")));
@@ -109,6 +118,41 @@ class ClientVariantTest {
         assertEquals(List.of(lib.resolve("rocketmq-client-4.9.0.jar"), lib.resolve("rocketmq-common-4.9.0.jar"),
             lib.resolve("rocketmq-remoting-4.9.0.jar"), lib.resolve("rocketmq-logging-4.9.0.jar"), lib.resolve("rmqpatch-codec-0.1.0-SNAPSHOT.jar")),
             ClientVariant.patchedJars(dir, "4.9.0"), "the client-side jars and the codec, never the broker's");
+    }
+
+    /**
+     * A release client's class path first: its stock distribution's lib/ but the release's server modules and the harness's
+     * own libraries, in file-name order; a missing distribution names the build command.
+     */
+    @Test
+    void releaseJarsComeFromItsStockDistributionOrSayHowToBuildIt() throws Exception {
+        ClientVariant release = ClientVariant.parse("5.3.3@8");
+        String missing = assertThrows(ClientVariant.MissingPartException.class, () -> release.classPathFirst(List.of(), dir)).getMessage();
+        assertTrue(missing.contains("rocketmq-5.3.3-stock") && missing.contains("scripts/build.sh --rocketmq-version 5.3.3 --stock-only"), missing);
+        Path lib = Files.createDirectories(dir.resolve("rocketmq-5.3.3-stock/lib"));
+        List<String> kept = List.of("fastjson-1.2.83.jar", "fastjson2-2.0.43.jar", "netty-all-4.1.114.Final.jar",
+            "netty-transport-native-epoll-4.1.114.Final-linux-x86_64.jar", "rocketmq-client-5.3.3.jar", "rocketmq-common-5.3.3.jar",
+            "rocketmq-proto-2.0.4.jar", "rocketmq-remoting-5.3.3.jar", "rocketmq-slf4j-api-1.0.1.jar");
+        List<String> left = List.of("gson-2.9.0.jar", "rocketmq-broker-5.3.3.jar", "rocketmq-store-5.3.3.jar", "rocketmq-tools-5.3.3.jar",
+            "snakeyaml-2.0.jar", "readme.txt");
+        for (String f : left) {
+            Files.createFile(lib.resolve(f));
+        }
+        String noClient = assertThrows(ClientVariant.MissingPartException.class, () -> release.classPathFirst(List.of(), dir)).getMessage();
+        assertTrue(noClient.contains("rocketmq-client-5.3.3.jar") && noClient.contains("--stock-only"), noClient);
+        for (String f : kept) {
+            Files.createFile(lib.resolve(f));
+        }
+        List<Path> expected = new java.util.ArrayList<>();
+        kept.forEach(f -> expected.add(lib.resolve(f)));
+        assertEquals(expected, release.classPathFirst(List.of(dir.resolve("patched.jar")), dir));
+        // 4.9.x: rocketmq-logging is the client's too.
+        Path lib498 = Files.createDirectories(dir.resolve("rocketmq-4.9.8-stock/lib"));
+        for (String f : List.of("rocketmq-client-4.9.8.jar", "rocketmq-logging-4.9.8.jar", "rocketmq-namesrv-4.9.8.jar", "netty-all-4.1.65.Final.jar")) {
+            Files.createFile(lib498.resolve(f));
+        }
+        assertEquals(List.of(lib498.resolve("netty-all-4.1.65.Final.jar"), lib498.resolve("rocketmq-client-4.9.8.jar"),
+            lib498.resolve("rocketmq-logging-4.9.8.jar")), ClientVariant.parse("4.9.8").classPathFirst(List.of(), dir));
     }
 
     @Test

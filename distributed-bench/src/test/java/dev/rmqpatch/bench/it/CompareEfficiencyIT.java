@@ -405,6 +405,45 @@ class CompareEfficiencyIT {
         }
     }
 
+    /**
+     * --clients stock,4.9.8,5.3.3 --client-side consumer (each @8 where a JDK 8 can be had, as the measurement runs them):
+     * the release clients' push consumers take their turns through the harness's client rig, each agent JVM's RocketMQ
+     * classes from that release's stock distribution, every window's client kept up with the rate; the release's class path
+     * first in results.json. (ReleaseClientsIT checks both sides' messages one by one.)
+     */
+    @Test
+    void releaseClientsTakeTurnsOnTheirOwnJars() throws Exception {
+        Dists.stock();
+        String jdk = Jdk8Home.forTests() == null ? "" : "@8";
+        Path out = dir.resolve("clients-releases");
+        String printed = run(List.of("--efficiency", "--clients", "stock" + jdk + ",4.9.8" + jdk + ",5.3.3" + jdk, "--client-side", "consumer",
+            "--pairs", "2", "--window", "1", "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m",
+            "--out", out.toString()), dir.resolve("clients-releases.log"));
+        JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
+        assertEquals("ok", r.get("status").getAsString(), printed);
+        assumeTheMachineKeptUp(r, out);
+        for (JsonElement e : r.getAsJsonArray("variants")) {
+            JsonObject v = e.getAsJsonObject();
+            String name = v.get("name").getAsString();
+            String release = name.startsWith("stock") ? null : name.substring(0, 5);
+            JsonObject client = v.getAsJsonObject("client");
+            assertEquals(release == null ? "stock" : "release", client.get("kind").getAsString(), client.toString());
+            assertEquals(release == null, client.getAsJsonArray("classPathFirst").isEmpty(), client.toString());
+            assertTrue(v.getAsJsonObject("clientCpuUsPerMsg").get("median").getAsDouble() > 0, v.toString());
+            for (JsonElement c : client.getAsJsonArray("loadedClasses")) {
+                String jar = c.getAsJsonObject().get("jar").getAsString();
+                assertTrue(jar.contains(release == null ? "-4.9.0.jar" : "rocketmq-" + release + "-stock/lib/"), name + ": " + jar);
+            }
+        }
+        for (JsonElement e : r.getAsJsonArray("windows")) {
+            JsonObject w = e.getAsJsonObject();
+            if ("measure".equals(w.get("phase").getAsString())) {
+                assertTrue(w.get("clientMessages").getAsLong() > 0, w.toString());
+            }
+        }
+        assertNothingLeft(out);
+    }
+
     @Test
     void runsGiveARatioAcrossRunsWithEachRunsOwnResults() throws Exception {
         Dists.stock();
