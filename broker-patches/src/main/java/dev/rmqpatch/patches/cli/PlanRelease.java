@@ -18,7 +18,8 @@ import dev.rmqpatch.patches.build.ReleaseSelection;
  * The release tool's entry point. {@code plan LIB_DIR [--json FILE]}: tells the RocketMQ release of a stock lib/
  * folder from its jars ({@link ReleaseLib}) and says per patch what {@code patch-lib} would do there
  * ({@link ReleaseSelection}: applied, already upstream, needs variant, refused by witness), with what the witnesses
- * say of each patch as written. Nothing is written but the JSON file asked for. Needs ASM and the codec on the class path (unlike {@code rmqpatch-info}):
+ * say of each patch as written. Nothing is written but the JSON file asked for. {@code patch-lib ...} is
+ * {@link PatchLib}. Needs ASM and the codec on the class path (unlike {@code rmqpatch-info}):
  * {@code java -cp rmqpatch-broker-patches.jar:asm.jar:asm-tree.jar:rmqpatch-codec.jar
  * dev.rmqpatch.patches.cli.PlanRelease plan lib/}.
  */
@@ -33,6 +34,8 @@ public final class PlanRelease {
     static final String USAGE_TEXT =
         "Usage: java -cp rmqpatch-broker-patches.jar:asm.jar:asm-tree.jar:rmqpatch-codec.jar \\\n"
             + "         dev.rmqpatch.patches.cli.PlanRelease plan LIB_DIR [--json FILE]\n"
+            + "       ... PlanRelease patch-lib LIB_DIR --out OUT_DIR [--codec-jar JAR]\n"
+            + "       ... PlanRelease patch-lib LIB_DIR --verify OUT_DIR [--codec-jar JAR]\n"
             + "plan tells the RocketMQ release of a stock lib/ folder from its jars (MQVersion.CURRENT_VERSION in\n"
             + "rocketmq-common, checked against every rocketmq-*.jar's name and manifest) and prints per patch what\n"
             + "patch-lib would do there: applied (declared for the release and passed by its witnesses), already\n"
@@ -42,7 +45,8 @@ public final class PlanRelease {
             + "Exit status: 0 every patch declared for the release passes its witnesses, 1 a witness refuses at least\n"
             + "one (or the start-up report), 2 usage or I/O error, 3 the release cannot be told (no RocketMQ jars, no\n"
             + "rocketmq-common, mixed releases, jars rewritten by rmqpatch already), 4 the patches declare nothing for\n"
-            + "the release (supported: 4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8); the patches as written are still shown.";
+            + "the release (supported: 4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8); the patches as written are still shown.\n"
+            + "patch-lib: see `patch-lib --help`.";
 
     private PlanRelease() {
     }
@@ -56,8 +60,13 @@ public final class PlanRelease {
             (args.length == 0 ? err : out).println(USAGE_TEXT);
             return args.length == 0 ? USAGE : ALL_APPLY;
         }
+        if (args[0].equals("patch-lib")) {
+            String[] rest = new String[args.length - 1];
+            System.arraycopy(args, 1, rest, 0, rest.length);
+            return PatchLib.run(rest, out, err);
+        }
         if (!args[0].equals("plan")) {
-            err.println("rmqpatch-plan: unknown command " + args[0] + " (see --help)");
+            err.println("rmqpatch-plan: unknown command " + args[0] + " (plan or patch-lib; see --help)");
             return USAGE;
         }
         File lib = null;
