@@ -1,0 +1,107 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.patches.cli.PlanRelease;
+import org.junit.jupiter.api.Test;
+
+/**
+ * patch-lib on a whole stock 4.9.7 install: the distribution's lib/ (rocketmq-4.9.7-stock, 4.9.7's jars with bin/ and
+ * conf/ as every distribution's) patched into a new lib/ of a copy of it, which starts from its bin/ scripts through
+ * local-cluster (loopback, free ports, a temp store, stopped in any case); a stock 4.9.0 client's messages come back
+ * whole (body, keys, tags, user properties), and the broker's start-up log lists the patches the report applied and
+ * none of those it left out.
+ */
+class PatchLibIT {
+
+    @Test
+    void a497InstallPatchedByPatchLibServesAStockClientAndLogsItsPatches() throws Exception {
+        patchStartAndRoundTrip(null);
+    }
+
+    /** The same with the servers on JDK 8, where most 4.9.x brokers run (checked from /proc). */
+    @Test
+    void onJdk8Too() throws Exception {
+        patchStartAndRoundTrip(Jdk8.home());
+    }
+
+    /** With {@code javaHome} null, the servers run on the JDK the tests run on. */
+    private static void patchStartAndRoundTrip(Path javaHome) throws Exception {
+        Path stock = TestCluster.dist("stock497");
+        Path dist = Files.createTempDirectory("rmqpatch-patch-lib-");
+        try {
+            copyTree(stock.resolve("bin"), dist.resolve("bin"));
+            copyTree(stock.resolve("conf"), dist.resolve("conf"));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int rc = PlanRelease.run(new String[] {"patch-lib", stock.resolve("lib").toString(), "--out",
+                dist.resolve("lib").toString(), "--codec-jar", codecJar().toString()},
+                new PrintStream(out, true, "UTF-8"), new PrintStream(out, true, "UTF-8"));
+            String report = out.toString("UTF-8");
+            assertEquals(0, rc, report);
+            List<String> applied = labels(report, "applied");
+            List<String> leftOut = labels(report, "already upstream");
+            leftOut.addAll(labels(report, "needs variant"));
+            assertTrue(applied.contains("P7 codec-on-io-thread") && applied.contains("S1 broker-config-guard"), report);
+            assertTrue(leftOut.contains("P8 remote-address-cache") && leftOut.contains("P2 properties-codec"), report);
+
+            try (TestCluster cluster = new TestCluster(dist, "broker-tuned.conf").javaHome(javaHome).start()) {
+                DropInIT.roundTrip(cluster, "4.9.7 patched by patch-lib", 100);
+                String line = Files.readAllLines(cluster.brokerLog(), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.contains("rmqpatch: patches in the jars: ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + cluster.brokerLog()));
+                System.out.println("[PatchLibIT] " + (javaHome == null ? "test JDK" : javaHome) + ": " + line);
+                String carried = line.substring(line.indexOf("patches in the jars: ")).split(";")[0];
+                for (String label : applied) {
+                    assertTrue(carried.contains(label), label + " not in: " + line);
+                }
+                for (String label : leftOut) {
+                    assertFalse(carried.contains(label + ",") || carried.contains(label + "]"), label + " in: " + line);
+                }
+            }
+        } finally {
+            LocalCluster.deleteTree(dist);
+        }
+    }
+
+    /** The labels of the report's rows with this outcome ("P7 codec-on-io-thread"). */
+    private static List<String> labels(String report, String outcome) {
+        return report.lines().filter(l -> l.matches("[PS][0-9]+ \\S+ +" + outcome + "\\b.*"))
+            .map(l -> l.substring(0, l.indexOf(' ', l.indexOf(' ') + 1))).collect(Collectors.toList());
+    }
+
+    /** The codec jar the 4.9.0 patched distribution ships (target/codec-lib). */
+    private static Path codecJar() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("rmqpatch.codec.lib", "target/codec-lib")))) {
+            List<Path> jars = s.filter(p -> p.toString().endsWith(".jar")).collect(Collectors.toList());
+            assertEquals(1, jars.size(), "one codec jar: " + jars);
+            return jars.get(0);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+}
