@@ -25,11 +25,12 @@ import dev.rmqpatch.patches.transform.PatchException;
  * Patches an operator's own lib/ folder of a supported release into a new folder: the release told from the jars
  * ({@link ReleaseLib}), the patches chosen by their declarations and witnesses ({@link ReleaseSelection}), applied by
  * the same {@link JarPatcher} as the 4.9.0 patched distribution (rewritten jars under their own names, every other
- * jar copied, the codec jar added), and the report ({@link ReleaseReport}) written as {@value #REPORT_DIR}/{@value
- * #REPORT_TEXT} and {@value #REPORT_JSON} inside the new folder (a folder: the bin scripts put lib/'s jars on the class
- * path, and on JDK 8 every file of lib/ through java.ext.dirs). The input is never written to; an output that exists
- * and is not empty, or lies inside the input, is refused. Reproducible: the same input and codec jar give the same
- * bytes, which {@link #verify} re-derives and compares.
+ * jar copied, the codec jar added; any other file copied unchanged, a folder in the input refused), and the report
+ * ({@link ReleaseReport}) written as {@value #REPORT_DIR}/{@value #REPORT_TEXT} and {@value #REPORT_JSON} inside the
+ * new folder (a folder: the bin scripts put lib/'s jars on the class path, and on JDK 8 every file of lib/ through
+ * java.ext.dirs). The input is never written to; an output that exists and is not empty, or lies inside the input, is
+ * refused. Reproducible: the same input and codec jar give the same bytes, which {@link #verify} re-derives and
+ * compares.
  */
 public final class LibPatch {
 
@@ -80,6 +81,10 @@ public final class LibPatch {
         boolean done = false;
         try {
             JarPatcher.patch(in, codecJar, selection.applied(), StartupReport.edits(), out);
+            for (File f : otherFiles(in)) {
+                // Not on the class path on JDK 9+, but the new lib/ replaces the old one: whatever else was there stays.
+                Files.copy(f.toPath(), new File(out, f.getName()).toPath());
+            }
             File reports = new File(out, REPORT_DIR);
             if (!reports.mkdir()) {
                 throw new IOException("cannot create " + reports);
@@ -219,11 +224,32 @@ public final class LibPatch {
                 throw new IOException(out + " exists and is not empty; give a new folder (patch-lib never overwrites)");
             }
         }
+        for (File f : in.listFiles()) {
+            if (!f.isFile()) {
+                throw new IOException(in + " holds " + f.getName() + ", which is not a file; a stock lib/ holds jars "
+                    + "(patch-lib copies other files unchanged, but not folders)");
+            }
+        }
         Path inPath = in.getCanonicalFile().toPath();
         Path outPath = out.getCanonicalFile().toPath();
         if (outPath.startsWith(inPath)) {
             throw new IOException(out + " is inside the input " + in + "; patch-lib never writes there");
         }
+    }
+
+    /** The regular files of the folder that are not jars, sorted. */
+    private static List<File> otherFiles(File dir) {
+        List<File> files = new ArrayList<File>();
+        File[] all = dir.listFiles();
+        if (all != null) {
+            Arrays.sort(all);
+            for (File f : all) {
+                if (f.isFile() && !f.getName().endsWith(".jar")) {
+                    files.add(f);
+                }
+            }
+        }
+        return files;
     }
 
     private static void deleteContents(File dir) throws IOException {

@@ -25,6 +25,7 @@ import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.StartupReport;
+import dev.rmqpatch.patches.cli.ListPatches;
 import dev.rmqpatch.patches.cli.PlanRelease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,6 +97,20 @@ class PatchLibTest {
             assertTrue(json.contains("{\"id\": \"" + id + "\""), id);
         }
         assertFalse(report.contains(tmp.toString()) || json.contains(tmp.toString()), "the report names no path");
+
+        // rmqpatch-info reads the report: S2 is no hole on 4.9.7 (upstream removed the filter server); S6's part that
+        // needs a variant is still open, and it says why.
+        ByteArrayOutputStream info = new ByteArrayOutputStream();
+        int rc = ListPatches.run(new String[] {"--list-patches", dest.toString()}, new PrintStream(info, true, "UTF-8"),
+            new PrintStream(new ByteArrayOutputStream()));
+        String listed = info.toString("UTF-8");
+        assertEquals(4, rc, listed);
+        assertTrue(listed.contains("security: S2 not applied, already upstream in this release (patch-lib report: 4.9.7 "
+            + "removed the filter server"), listed);
+        assertFalse(listed.contains("MISSING S2"), listed);
+        assertTrue(listed.contains("security: MISSING S6 in rocketmq-remoting-4.9.7.jar") && listed.contains(
+            "(patch-lib report: needs variant: 4.9.4 decodes frames"), listed);
+        assertTrue(listed.contains("security: S1 broker-config-guard closes CVE-2023-33246"), listed);
     }
 
     @Test
@@ -145,6 +160,8 @@ class PatchLibTest {
         Map<String, String> lib = hashes(patched);
         lib.keySet().removeIf(n -> n.startsWith("rmqpatch/"));
         assertEquals(hashes(distribution), lib);
+        assertEquals(0, ListPatches.run(new String[] {"--list-patches", patched.toString()},
+            new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
     }
 
     @Test
@@ -160,9 +177,16 @@ class PatchLibTest {
         assertTrue(errText().contains("is inside the input"), errText());
         assertEquals(2, run(in.toString(), "--out", in.toString(), "--codec-jar", codec));
         assertEquals(before, hashes(in));
-        // An empty folder is fine.
+        // An empty folder is fine; a file other than a jar is copied as it is.
+        Files.write(in.resolve("NOTES.txt"), "kept".getBytes(StandardCharsets.UTF_8));
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         assertEquals(0, run(in.toString(), "--out", empty.toString(), "--codec-jar", codec), errText());
+        assertEquals("kept", Files.readString(empty.resolve("NOTES.txt"), StandardCharsets.UTF_8));
+        // A folder inside the input is not something a new lib/ can reproduce by copying files: refused.
+        Files.createDirectories(in.resolve("ext"));
+        assertEquals(2, run(in.toString(), "--out", tmp.resolve("o2").toString(), "--codec-jar", codec));
+        assertTrue(errText().contains("holds ext, which is not a file"), errText());
+        assertFalse(Files.exists(tmp.resolve("o2")));
     }
 
     @Test
