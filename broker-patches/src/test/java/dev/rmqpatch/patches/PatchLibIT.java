@@ -3,6 +3,7 @@ package dev.rmqpatch.patches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,10 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.patches.build.PatchRecord;
 import dev.rmqpatch.patches.cli.PlanRelease;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * conf/ as every distribution's) patched into a new lib/ of a copy of it, which starts from its bin/ scripts through
  * local-cluster (loopback, free ports, a temp store, stopped in any case); a stock 4.9.0 client's messages come back
  * whole (body, keys, tags, user properties), and the broker's start-up log lists the patches the report applied and
- * none of those it left out.
+ * none of those it left out; 4.9.8 too when its stock distribution was built. And on 4.9.0, patch-lib's jars are the
+ * patched distribution's.
  */
 class PatchLibIT {
 
@@ -39,9 +44,41 @@ class PatchLibIT {
         patchStartAndRoundTrip(Jdk8.home());
     }
 
-    /** With {@code javaHome} null, the servers run on the JDK the tests run on. */
+    /**
+     * 4.9.8 (its broker, name server and filter built from the source release by scripts/stock-lib.sh, the distribution
+     * that -Drmqpatch.stock498.skip=false makes): the same, on the test JDK.
+     */
+    @Test
+    void a498InstallToo() throws Exception {
+        Path stock = TestCluster.dist("stock498");
+        assumeTrue(Files.isDirectory(stock.resolve("lib")), "no " + stock + " (built with -Drmqpatch.stock498.skip=false)");
+        patchStartAndRoundTrip(stock, null);
+    }
+
+    /** On 4.9.0 patch-lib gives exactly the jars of the patched distribution (and its report beside them). */
+    @Test
+    void on490TheJarsOfThePatchedDistribution() throws Exception {
+        Path out = Files.createTempDirectory("rmqpatch-patch-lib-490-").resolve("lib");
+        try {
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            int rc = PlanRelease.run(new String[] {"patch-lib", TestCluster.dist("stock").resolve("lib").toString(), "--out",
+                out.toString(), "--codec-jar", codecJar().toString()}, new PrintStream(text, true, "UTF-8"),
+                new PrintStream(text, true, "UTF-8"));
+            assertEquals(0, rc, text.toString("UTF-8"));
+            Map<String, String> made = hashes(out);
+            made.keySet().removeIf(n -> n.startsWith("rmqpatch/"));
+            assertEquals(hashes(TestCluster.dist("patched").resolve("lib")), made);
+        } finally {
+            LocalCluster.deleteTree(out.getParent());
+        }
+    }
+
     private static void patchStartAndRoundTrip(Path javaHome) throws Exception {
-        Path stock = TestCluster.dist("stock497");
+        patchStartAndRoundTrip(TestCluster.dist("stock497"), javaHome);
+    }
+
+    /** With {@code javaHome} null, the servers run on the JDK the tests run on. */
+    private static void patchStartAndRoundTrip(Path stock, Path javaHome) throws Exception {
         Path dist = Files.createTempDirectory("rmqpatch-patch-lib-");
         try {
             copyTree(stock.resolve("bin"), dist.resolve("bin"));
@@ -56,10 +93,11 @@ class PatchLibIT {
             List<String> leftOut = labels(report, "already upstream");
             leftOut.addAll(labels(report, "needs variant"));
             assertTrue(applied.contains("P7 codec-on-io-thread") && applied.contains("S1 broker-config-guard"), report);
+            assertTrue(report.contains("RocketMQ " + stock.getFileName().toString().split("-")[1] + " (MQVersion"), report);
             assertTrue(leftOut.contains("P8 remote-address-cache") && leftOut.contains("P2 properties-codec"), report);
 
             try (TestCluster cluster = new TestCluster(dist, "broker-tuned.conf").javaHome(javaHome).start()) {
-                DropInIT.roundTrip(cluster, "4.9.7 patched by patch-lib", 100);
+                DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib", 100);
                 String line = Files.readAllLines(cluster.brokerLog(), StandardCharsets.UTF_8).stream()
                     .filter(l -> l.contains("rmqpatch: patches in the jars: ")).findFirst()
                     .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + cluster.brokerLog()));
@@ -90,6 +128,16 @@ class PatchLibIT {
             assertEquals(1, jars.size(), "one codec jar: " + jars);
             return jars.get(0);
         }
+    }
+
+    private static Map<String, String> hashes(Path root) throws Exception {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+                m.put(root.relativize(f).toString(), PatchRecord.sha256(f.toFile()));
+            }
+        }
+        return m;
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
