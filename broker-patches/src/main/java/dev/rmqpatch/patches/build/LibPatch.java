@@ -17,6 +17,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.ClassBytes;
 import dev.rmqpatch.patches.transform.PatchException;
@@ -45,7 +46,7 @@ public final class LibPatch {
 
         Unsupported(ReleaseSelection selection) {
             super("RocketMQ " + selection.lib().release() + " (" + selection.lib().mqVersionConstant() + ") is not a "
-                + "release the patches declare themselves for; supported: " + dev.rmqpatch.patches.Release.supported()
+                + "release the patches declare themselves for; supported: " + Release.supported()
                 + ". Nothing written (`plan` shows how the patches as written fit it)");
             this.selection = selection;
         }

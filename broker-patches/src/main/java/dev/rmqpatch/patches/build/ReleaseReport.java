@@ -2,6 +2,8 @@ package dev.rmqpatch.patches.build;
 
 import java.util.Locale;
 
+import dev.rmqpatch.patches.Release;
+
 /**
  * A {@link ReleaseSelection} as text and as JSON: one row per patch (applied, already upstream, needs variant, refused
  * by witness, with the reason), the start-up report and the counts. The same report for {@code plan} (what patch-lib
@@ -39,7 +41,7 @@ public final class ReleaseReport {
     public static String summary(ReleaseSelection s) {
         if (!s.supported()) {
             return "RocketMQ " + s.lib().release() + ": no patch declared (supported releases: "
-                + dev.rmqpatch.patches.Release.supported() + ")";
+                + Release.supported() + ")";
         }
         return s.count(ReleaseSelection.Outcome.APPLIED) + " applied, " + s.count(ReleaseSelection.Outcome.UPSTREAM)
             + " already upstream, " + s.count(ReleaseSelection.Outcome.NEEDS_VARIANT) + " need a variant, "

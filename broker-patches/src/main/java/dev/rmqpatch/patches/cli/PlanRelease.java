@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.build.ReleaseLib;
 import dev.rmqpatch.patches.build.ReleaseReport;
@@ -120,7 +121,7 @@ public final class PlanRelease {
         }
         if (!selection.supported()) {
             err.println("rmqpatch-plan: RocketMQ " + selection.lib().release() + " is not a release the patches declare "
-                + "themselves for (supported: " + dev.rmqpatch.patches.Release.supported() + "); patch-lib refuses it");
+                + "themselves for (supported: " + Release.supported() + "); patch-lib refuses it");
             return UNSUPPORTED;
         }
         boolean clean = selection.count(ReleaseSelection.Outcome.REFUSED) == 0 && selection.startupReport().applies();
