@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -68,7 +66,7 @@ class PatchLibIT {
         try {
             ByteArrayOutputStream text = new ByteArrayOutputStream();
             int rc = PlanRelease.run(new String[] {"patch-lib", TestCluster.dist("stock").resolve("lib").toString(), "--out",
-                out.toString(), "--codec-jar", codecJar().toString()}, new PrintStream(text, true, "UTF-8"),
+                out.toString(), "--codec-jar", PatchLibDist.codecJar().toString()}, new PrintStream(text, true, "UTF-8"),
                 new PrintStream(text, true, "UTF-8"));
             assertEquals(0, rc, text.toString("UTF-8"));
             Map<String, String> made = hashes(out);
@@ -87,14 +85,7 @@ class PatchLibIT {
     private static void patchStartAndRoundTrip(Path stock, Path javaHome) throws Exception {
         Path dist = Files.createTempDirectory("rmqpatch-patch-lib-");
         try {
-            copyTree(stock.resolve("bin"), dist.resolve("bin"));
-            copyTree(stock.resolve("conf"), dist.resolve("conf"));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int rc = PlanRelease.run(new String[] {"patch-lib", stock.resolve("lib").toString(), "--out",
-                dist.resolve("lib").toString(), "--codec-jar", codecJar().toString()},
-                new PrintStream(out, true, "UTF-8"), new PrintStream(out, true, "UTF-8"));
-            String report = out.toString("UTF-8");
-            assertEquals(0, rc, report);
+            String report = PatchLibDist.make(stock, dist);
             List<String> applied = labels(report, "applied");
             List<String> leftOut = labels(report, "already upstream");
             leftOut.addAll(labels(report, "needs variant"));
@@ -129,15 +120,6 @@ class PatchLibIT {
             .map(l -> l.substring(0, l.indexOf(' ', l.indexOf(' ') + 1))).collect(Collectors.toList());
     }
 
-    /** The codec jar the 4.9.0 patched distribution ships (target/codec-lib). */
-    private static Path codecJar() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(System.getProperty("rmqpatch.codec.lib", "target/codec-lib")))) {
-            List<Path> jars = s.filter(p -> p.toString().endsWith(".jar")).collect(Collectors.toList());
-            assertEquals(1, jars.size(), "one codec jar: " + jars);
-            return jars.get(0);
-        }
-    }
-
     private static Map<String, String> hashes(Path root) throws Exception {
         Map<String, String> m = new TreeMap<>();
         try (Stream<Path> s = Files.walk(root)) {
@@ -146,18 +128,5 @@ class PatchLibIT {
             }
         }
         return m;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
     }
 }
