@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * conf/ as every distribution's) patched into a new lib/ of a copy of it, which starts from its bin/ scripts through
  * local-cluster (loopback, free ports, a temp store, stopped in any case); a stock 4.9.0 client's messages come back
  * whole (body, keys, tags, user properties), and the broker's start-up log lists the patches the report applied and
- * none of those it left out; 4.9.4 (on JDK 8) too, and 4.9.8 when its stock distribution was built. And on 4.9.0, patch-lib's jars are the
+ * none of those it left out; 4.9.3 and 4.9.4 (on JDK 8) too, and 4.9.8 when its stock distribution was built. And on 4.9.0, patch-lib's jars are the
  * patched distribution's.
  */
 class PatchLibIT {
@@ -40,6 +40,12 @@ class PatchLibIT {
     @Test
     void onJdk8Too() throws Exception {
         patchStartAndRoundTrip(Jdk8.home());
+    }
+
+    /** 4.9.3, where most of the codec patches still apply (P1, P4-P6, P10, P11, P28, S6): the same, on JDK 8. */
+    @Test
+    void a493InstallOnJdk8() throws Exception {
+        patchStartAndRoundTrip(TestCluster.dist("stock493"), Jdk8.home());
     }
 
     /** 4.9.4, a common stopping point: the same, on JDK 8. */
