@@ -64,6 +64,13 @@ final class AclConfigLeakPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_8) ? ReleaseFit.upstream(
+            "4.9.8's AdminBrokerProcessor has no GET_BROKER_CLUSTER_ACL_CONFIG "
+            + "handler (read; #7653)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(
             new EntryHook(Stock.GET_BROKER_CLUSTER_ACL_CONFIG, Codec.REFUSE_CLUSTER_ACL_CONFIG));

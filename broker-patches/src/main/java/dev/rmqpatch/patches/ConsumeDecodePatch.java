@@ -75,6 +75,13 @@ final class ConsumeDecodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
+            "4.9.4's MessageDecoder.decode picks zlib, LZ4 or ZSTD by the sysFlag; MessageDecodes "
+            + "always inflates zlib, so an LZ4 or ZSTD body fails or comes out wrong (read 4.9.4, 4.9.7): a variant by type") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new DelegateBody(Stock.MESSAGE_DECODES, Codec.DECODES),

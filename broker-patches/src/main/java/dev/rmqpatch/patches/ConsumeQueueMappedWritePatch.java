@@ -69,6 +69,13 @@ final class ConsumeQueueMappedWritePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's MappedFile.appendMessage(byte[]) copies into the mapping, "
+            + "not through the file channel (read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             ReplaceCall.ofInstanceCall(Stock.CQ_PUT_POSITION_INFO, Stock.MAPPED_FILE_APPEND_BYTES, Opcodes.INVOKEVIRTUAL,

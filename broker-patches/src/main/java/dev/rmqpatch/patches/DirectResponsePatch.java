@@ -66,6 +66,13 @@ final class DirectResponsePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
+            "4.9.3 hands the response to getPutMessageFutureExecutor(), not "
+            + "getSendMessageExecutor() (read, javap): a variant on that executor") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(ReplaceCall.ofInstanceCall(Stock.ASYNC_PROCESS_REQUEST,
             Stock.GET_SEND_MESSAGE_EXECUTOR, Opcodes.INVOKEVIRTUAL, Codec.DIRECT_RESPONSE_EXECUTOR, 1));

@@ -113,6 +113,13 @@ final class EncodeOutsideLockPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.1 encodes a message before the put lock; CommitLog has no "
+            + "putMessage(MessageExtBrokerInner) (javap)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         List<MethodRef> mirrored = new ArrayList<MethodRef>(Arrays.asList(CB_MAX_MESSAGE_SIZE, CB_COMMIT_LOG,
             LOG_TOPIC_QUEUE_TABLE, LOG_STORE, STORE_NOW, CAL_MSG_LENGTH, CREATE_MESSAGE_ID, GET_TRANSACTION_VALUE,

@@ -75,6 +75,13 @@ final class FilterServerShellPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_7) ? ReleaseFit.upstream(
+            "4.9.7 removed the filter server (no filtersrv package, read): the "
+            + "shell command S2 guards is gone") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(
             new ReplaceCall(Stock.CREATE_FILTER_SERVER, Stock.CALL_SHELL, Codec.REFUSE_FILTER_SERVER, 1));

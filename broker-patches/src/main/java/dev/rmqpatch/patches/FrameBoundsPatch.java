@@ -80,6 +80,14 @@ final class FrameBoundsPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
+            "4.9.4 decodes frames from the ByteBuf (rocketMQProtocolDecode(ByteBuf, int), "
+            + "javap) with upstream's header bounds (#3588); the register-broker body and QUERY_MESSAGE bounds need a "
+            + "variant without the frame edits") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new EntryHook(Stock.FRAME_DECODE, Codec.CHECK_FRAME),

@@ -73,6 +73,13 @@ final class GroupCommitLockPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.1 queues group-commit requests under a spin lock: no new ArrayList() in "
+            + "GroupCommitService.<init> (witness only, not read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         List<MethodRef> queue = Collections.singletonList(Stock.GCS_REQUESTS_WRITE);
         List<MethodRef> self = Collections.emptyList();

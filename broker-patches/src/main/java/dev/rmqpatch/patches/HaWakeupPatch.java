@@ -70,6 +70,13 @@ final class HaWakeupPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's WaitNotifyObject sets AtomicBoolean flags by compare-and-set and enters the "
+            + "monitor only when one was clear (read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new EntryHook(Stock.WNO_WAKEUP_ALL, Codec.HA_WAKEUP_ALL),

@@ -63,6 +63,13 @@ final class HeaderDecodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.upstream(
+            "4.9.4's SendMessageRequestHeaderV2 is a FastCodesHeader, decoded without reflection (javap; only the "
+            + "rare SEND_MESSAGE v1 keeps reflection); 4.9.7 adds fields (n, bname) the codec does not name") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(new EntryHook(Stock.DECODE_COMMAND_CUSTOM_HEADER, Codec.DECODE_HEADER));
     }

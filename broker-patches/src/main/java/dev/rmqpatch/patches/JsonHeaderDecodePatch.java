@@ -69,6 +69,13 @@ final class JsonHeaderDecodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
+            "4.9.4 decodes headers from the ByteBuf (headerDecode(ByteBuf, int, SerializeType)), and "
+            + "the codec's JSON reader calls rocketMQProtocolDecode(byte[]), gone there (javap): a ByteBuf variant") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(
             new ReplaceCall(Stock.HEADER_DECODE, Stock.JSON_DECODE, Codec.DECODE_JSON_HEADER, 1));

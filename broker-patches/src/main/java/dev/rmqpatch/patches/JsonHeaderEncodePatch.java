@@ -67,6 +67,14 @@ final class JsonHeaderEncodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
+            "4.9.4's NettyEncoder encodes through fastEncodeHeader, which calls fastjson itself; "
+            + "headerEncode is left only for zero-copy pull and query responses (read 4.9.4, 4.9.7), so as written it would "
+            + "buy almost nothing: a variant for fastEncodeHeader's JSON branch") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(
             new ReplaceCall(Stock.HEADER_ENCODE, Stock.JSON_ENCODE, Codec.ENCODE_JSON_HEADER, 1));

@@ -70,6 +70,13 @@ final class NamespaceMemoPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's ClientConfig.getNamespace keeps namespaceInitialized, so the endpoint "
+            + "is matched once (read 4.9.3, 4.9.4, 4.9.8; 4.9.7's client sources not read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(
             new ReplaceCall(Stock.CLIENT_CONFIG_GET_NAMESPACE, Stock.VALIDATE_INSTANCE_ENDPOINT,

@@ -60,6 +60,16 @@ public interface Patch {
         return "";
     }
 
+    /**
+     * What this patch is on {@code release}: applied there, already upstream, or in need of a variant not written yet
+     * (both not applied, with the reason and how it was found: docs/releases.md has the evidence). The patch-lib
+     * command applies a patch only where this says it applies and the edits' witnesses agree ({@code ReleasePlan});
+     * the witnesses are the second check, not the only one. Default: applies on every release of {@link Release}.
+     */
+    default ReleaseFit on(Release release) {
+        return ReleaseFit.APPLIES;
+    }
+
     /** The method edits, each naming its target class, method and descriptor. */
     List<MethodEdit> edits();
 }

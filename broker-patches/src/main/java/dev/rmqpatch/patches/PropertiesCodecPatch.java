@@ -64,6 +64,14 @@ final class PropertiesCodecPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
+            "4.9.3 writes no trailing separator and parses by index (an empty name skipped, a value "
+            + "may hold \\u0001); as written the codec stores and sends 4.9.0's string, not the release's (read 4.9.3, 4.9.7 "
+            + "MessageDecoder): a variant with the release's format and parser") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new DelegateBody(Stock.PROPERTIES_TO_STRING, Codec.ENCODE_PROPERTIES),

@@ -64,6 +64,13 @@ final class PullHeaderDecodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.upstream(
+            "4.9.4's PullMessageRequestHeader is a FastCodesHeader, decoded without reflection (javap); "
+            + "4.9.7 adds bname, which the codec does not name") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(new EntryHook(Stock.DECODE_COMMAND_CUSTOM_HEADER,
             Codec.DECODE_PULL_HEADER));

@@ -62,6 +62,13 @@ final class PullHeaderEncodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_7) ? ReleaseFit.needsVariant(
+            "4.9.7's pull header carries bname (from RpcRequestHeader) that the pull group's "
+            + "codecs (P10, P11) do not name (javap, read): a variant of the codecs with it") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET, Codec.ENCODE_PULL_HEADER));
     }

@@ -61,6 +61,13 @@ final class RemoteAddressCachePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's RemotingHelper.parseChannelRemoteAddr caches the string in a "
+            + "channel attribute (read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(new DelegateBody(Stock.PARSE_CHANNEL_REMOTE_ADDR, Codec.REMOTE_ADDR));
     }

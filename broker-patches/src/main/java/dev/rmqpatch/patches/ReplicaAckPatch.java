@@ -69,6 +69,14 @@ final class ReplicaAckPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
+            "4.9.3's doWaitTransfer waits until the request's own deadline (slaveTimeout); "
+            + "ReplicaAcks answers FLUSH_SLAVE_TIMEOUT after syncFlushTimeout as 4.9.0 does: another timeout than the operator "
+            + "configured (read 4.9.3, 4.9.7): a variant with the deadline") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new DelegateBody(Stock.HA_PUT_REQUEST, Codec.REPLICA_PUT_REQUEST),

@@ -61,6 +61,13 @@ final class ResponseHeaderEncodePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_7) ? ReleaseFit.needsVariant(
+            "4.9.7's send headers carry n and bname (from RpcRequestHeader) that the send group's "
+            + "codecs (P1, P4) do not name (javap, read): a variant of the codecs with those fields") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET, Codec.ENCODE_HEADER));
     }

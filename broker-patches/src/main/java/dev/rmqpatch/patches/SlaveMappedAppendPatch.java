@@ -77,6 +77,13 @@ final class SlaveMappedAppendPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's slave append takes an offset and length into the block, "
+            + "CommitLog.appendData(long, byte[], int, int) (javap), the mapped append of 4.9.3") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Collections.<MethodEdit>singletonList(ReplaceCall.ofInstanceCall(Stock.COMMIT_LOG_APPEND_DATA,
             Stock.MAPPED_FILE_APPEND_BYTES, Opcodes.INVOKEVIRTUAL, Codec.SLAVE_COMMIT_LOG_APPEND, 1));

@@ -129,6 +129,13 @@ final class SlaveReadInPlacePatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "the slave appends from an offset and length into the read block from 4.9.1 "
+            + "(javap: DefaultMessageStore.appendToCommitLog(long, byte[], int, int))") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new AddDelegate(Stock.STORE_APPEND_TO_COMMIT_LOG,

@@ -76,6 +76,13 @@ final class SocketBuffersPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3 leaves the socket buffers to the kernel unless configured (#3826); "
+            + "its NettySystemConfig reads 12 properties (witness only, not read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new ReplaceCall(Stock.NETTY_SYSTEM_CONFIG_INIT, Stock.SYSTEM_GET_PROPERTY_DEFAULT,

@@ -92,6 +92,13 @@ final class StatsCountersPatch implements Patch {
         ADDED_TOPIC_TIMES.desc);
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "the per-topic put counters are LongAdders from 4.9.2 (javap: the getters "
+            + "return LongAdder)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         List<MethodRef> times = Collections.singletonList(Stock.SSS_TIMES_FIELD);
         List<MethodRef> size = Collections.singletonList(Stock.SSS_SIZE_FIELD);

@@ -89,6 +89,13 @@ final class StatsItemsPatch implements Patch {
     static final MethodRef ADDED_TIMES = new MethodRef(Stock.STATS_ITEM, "rmqpatch$P21$times", ADDED_VALUE.desc);
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "StatsItem's counters are LongAdders from 4.9.2: no new AtomicLong(long) in "
+            + "StatsItem.<init> (witness only, not read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         List<MethodRef> value = Collections.singletonList(Stock.STATS_ITEM_VALUE_FIELD);
         List<MethodRef> times = Collections.singletonList(Stock.STATS_ITEM_TIMES_FIELD);

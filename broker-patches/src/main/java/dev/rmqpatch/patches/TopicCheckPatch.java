@@ -70,6 +70,13 @@ final class TopicCheckPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's TopicValidator checks characters with VALID_CHAR_BIT_MAP, no regular "
+            + "expression (read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new ReplaceCall(Stock.TOPIC_VALIDATOR_VALIDATE_TOPIC, Stock.TOPIC_VALIDATOR_REGEX_MATCHER,

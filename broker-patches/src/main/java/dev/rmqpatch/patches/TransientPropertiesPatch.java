@@ -87,6 +87,13 @@ final class TransientPropertiesPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's asyncSendMessage parses the properties once and drops WAIT "
+            + "before storing (read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new ReplaceCall(Stock.ASYNC_SEND_MESSAGE, Stock.PROPERTIES_TO_STRING, Codec.ENCODE_PROPERTIES_FOR_STORE, 1),

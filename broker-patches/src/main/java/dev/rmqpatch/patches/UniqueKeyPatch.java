@@ -71,6 +71,13 @@ final class UniqueKeyPatch implements Patch {
     }
 
     @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "#3590 writes the unique key without the buffer: no createUniqIDBuffer "
+            + "(witness only, not read)") : ReleaseFit.APPLIES;
+    }
+
+    @Override
     public List<MethodEdit> edits() {
         return Arrays.<MethodEdit>asList(
             new RequireMembers(Stock.CREATE_UNIQ_ID_BUFFER, Arrays.asList(Stock.CURRENT_TIME_MILLIS,

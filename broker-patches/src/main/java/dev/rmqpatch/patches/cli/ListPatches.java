@@ -10,6 +10,7 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 import dev.rmqpatch.patches.build.JarPatcher;
+import dev.rmqpatch.patches.build.LibPatch;
 
 /**
  * {@code --list-patches [lib/]}: prints which rmqpatch patches the jars of a RocketMQ lib/ folder carry, read
@@ -55,7 +56,8 @@ public final class ListPatches {
                     + "Exit status: 0 patches found, the codec jar present and every security patch in place, 1 no patches,\n"
                     + "3 patched jars without the codec jar (the broker would fail with NoClassDefFoundError), 4 patched\n"
                     + "jars but a security patch missing (e.g. an older rmqpatch build, or rocketmq-namesrv not replaced),\n"
-                    + "2 usage or I/O error.\n"
+                    + "2 usage or I/O error. A security patch that the folder's patch-lib report (rmqpatch/report.txt)\n"
+                    + "declares already upstream in its release is listed as such, not as missing.\n"
                     + "--verify checks LIB_DIR against the record inside its rewritten jars: every rewritten jar present,\n"
                     + "every class in them as this build wrote it (patched) or as in stock (the rest), the codec jar as\n"
                     + "built, no RocketMQ jar of another version; prints each difference. Exit status: 0 verified,\n"
@@ -106,7 +108,14 @@ public final class ListPatches {
                 return 2;
             }
         }
-        boolean securityComplete = reportSecurity(patchesByJar, out);
+        Map<String, String[]> declared;
+        try {
+            declared = patchLibReport(lib);
+        } catch (IOException e) {
+            err.println("rmqpatch-info: cannot read the patch-lib report in " + lib + ": " + e.getMessage());
+            return 2;
+        }
+        boolean securityComplete = reportSecurity(patchesByJar, declared, out);
         if (patched == 0) {
             out.println("no rmqpatch patches in " + lib);
             return 1;
@@ -118,10 +127,21 @@ public final class ListPatches {
         return securityComplete ? 0 : 4;
     }
 
-    /** One line per security patch that applies to a jar of the folder; false when any is missing. */
-    private static boolean reportSecurity(Map<String, String> patchesByJar, PrintStream out) {
+    /**
+     * One line per security patch that applies to a jar of the folder; false when any is missing. A patch the patch-lib
+     * report of the folder declares already upstream for its release is not missing; one it declares in need of a
+     * variant still is, with the report's reason.
+     */
+    private static boolean reportSecurity(Map<String, String> patchesByJar, Map<String, String[]> declared,
+                                          PrintStream out) {
         boolean complete = true;
         for (String[] s : SECURITY) {
+            String[] fit = declared.get(s[0]);
+            if (fit != null && fit[0].equals(UPSTREAM)) {
+                out.println("security: " + s[0] + " not applied, already upstream in this release (patch-lib report: "
+                    + fit[1] + ")");
+                continue;
+            }
             for (Map.Entry<String, String> jar : patchesByJar.entrySet()) {
                 if (!jar.getKey().startsWith(s[2])) {
                     continue;
@@ -131,11 +151,45 @@ public final class ListPatches {
                     out.println("security: " + label + " closes " + s[1] + " (" + jar.getKey() + ")");
                 } else {
                     complete = false;
-                    out.println("security: MISSING " + s[0] + " in " + jar.getKey() + ": " + s[1] + " is open");
+                    out.println("security: MISSING " + s[0] + " in " + jar.getKey() + ": " + s[1] + " is open"
+                        + (fit == null ? "" : " (patch-lib report: " + fit[0] + ": " + fit[1] + ")"));
                 }
             }
         }
         return complete;
+    }
+
+    /** The outcomes of {@code build/ReleaseReport}'s rows that mean "not applied, by the declaration". */
+    static final String UPSTREAM = "already upstream";
+    static final String NEEDS_VARIANT = "needs variant";
+    /** A row of patch-lib's report.txt: label (id, name), outcome, reason. */
+    private static final java.util.regex.Pattern REPORT_ROW = java.util.regex.Pattern.compile(
+        "^([PS][0-9]+) \\S+ +(" + UPSTREAM + "|" + NEEDS_VARIANT + ") +(.*)$");
+
+    /**
+     * Patch id to {outcome, reason} for the rows of {@code lib/rmqpatch/report.txt} (written by patch-lib) that a
+     * declaration left out; empty without a report (the 4.9.0 distribution has none).
+     */
+    static Map<String, String[]> patchLibReport(File lib) throws IOException {
+        Map<String, String[]> rows = new TreeMap<String, String[]>();
+        // Compile-time constants, inlined: this tool runs without ASM, which LibPatch's class needs.
+        File report = new File(new File(lib, LibPatch.REPORT_DIR), LibPatch.REPORT_TEXT);
+        if (!report.isFile()) {
+            return rows;
+        }
+        java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+            new java.io.FileInputStream(report), java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (String line; (line = r.readLine()) != null; ) {
+                java.util.regex.Matcher m = REPORT_ROW.matcher(line);
+                if (m.matches()) {
+                    rows.put(m.group(1), new String[] {m.group(2), m.group(3)});
+                }
+            }
+        } finally {
+            r.close();
+        }
+        return rows;
     }
 
     private static String labelOf(String patchList, String id) {

@@ -58,15 +58,15 @@ public final class StartupHooks {
     static void report(InternalLogger log) {
         Set<String> built = new TreeSet<String>(builtInPatches(StartupHooks.class.getClassLoader()));
         List<String> active = new ArrayList<String>();
+        List<String> ids = new ArrayList<String>();
         for (String label : built) {
             String id = label.split(" ", 2)[0];
+            ids.add(id);
             if (!PatchSwitches.off().contains(id)) {
                 active.add(id);
             }
         }
-        List<String> shippedOff = new ArrayList<String>(PatchSwitches.OFF_BY_DEFAULT);
-        shippedOff.removeAll(PatchSwitches.enabled());
-        shippedOff.removeAll(PatchSwitches.disabled());
+        List<String> shippedOff = shippedOff(ids);
         log.info("rmqpatch: patches in the jars: {}; active: {}; disabled by -D{}: {}; off by default (-D{} turns on): {}",
             built, active, PatchSwitches.SYSTEM_PROPERTY, PatchSwitches.disabled().isEmpty() ? "none" : PatchSwitches.disabled(),
             PatchSwitches.ENABLE_PROPERTY, shippedOff.isEmpty() ? "none" : shippedOff);
@@ -80,6 +80,18 @@ public final class StartupHooks {
                     id, PatchSwitches.SYSTEM_PROPERTY);
             }
         }
+    }
+
+    /**
+     * The patches in the jars that ship off and are not turned on: a patch a release's lib/ was not given (patch-lib
+     * leaves P14 out of 4.9.3+, where it is upstream) is not offered to -Drmqpatch.enable.
+     */
+    static List<String> shippedOff(List<String> builtIds) {
+        List<String> shippedOff = new ArrayList<String>(PatchSwitches.OFF_BY_DEFAULT);
+        shippedOff.retainAll(builtIds);
+        shippedOff.removeAll(PatchSwitches.enabled());
+        shippedOff.removeAll(PatchSwitches.disabled());
+        return shippedOff;
     }
 
     /** Patch labels ("P1 header-decode") from the manifests of every jar the loader sees. */

@@ -31,6 +31,13 @@ class StartupHooksTest {
         }
     }
 
+    /** The start-up line offers -Drmqpatch.enable only for a patch that ships off and is in the jars. */
+    @Test
+    void shippedOffListsOnlyPatchesInTheJars() {
+        assertEquals(List.of("P14"), StartupHooks.shippedOff(List.of("P7", "P14")));
+        assertEquals(List.of(), StartupHooks.shippedOff(List.of("P7", "P9")));
+    }
+
     private URL jar(String name, String patches) throws Exception {
         Manifest m = new Manifest();
         m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");

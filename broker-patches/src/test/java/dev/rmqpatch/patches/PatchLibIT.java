@@ -1,0 +1,141 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.patches.build.PatchRecord;
+import dev.rmqpatch.patches.cli.PlanRelease;
+import org.junit.jupiter.api.Test;
+
+/**
+ * patch-lib on a whole stock 4.9.7 install: the distribution's lib/ (rocketmq-4.9.7-stock, 4.9.7's jars with bin/ and
+ * conf/ as every distribution's) patched into a new lib/ of a copy of it, which starts from its bin/ scripts through
+ * local-cluster (loopback, free ports, a temp store, stopped in any case); a stock 4.9.0 client's messages come back
+ * whole (body, keys, tags, user properties), and the broker's start-up log lists the patches the report applied and
+ * none of those it left out; 4.9.3 and 4.9.4 (on JDK 8) too, and 4.9.8 when its stock distribution was built. And on 4.9.0, patch-lib's jars are the
+ * patched distribution's.
+ */
+class PatchLibIT {
+
+    @Test
+    void a497InstallPatchedByPatchLibServesAStockClientAndLogsItsPatches() throws Exception {
+        patchStartAndRoundTrip(null);
+    }
+
+    /** The same with the servers on JDK 8, where most 4.9.x brokers run (checked from /proc). */
+    @Test
+    void onJdk8Too() throws Exception {
+        patchStartAndRoundTrip(Jdk8.home());
+    }
+
+    /** 4.9.3, where most of the codec patches still apply (P1, P4-P6, P10, P11, P28, S6): the same, on JDK 8. */
+    @Test
+    void a493InstallOnJdk8() throws Exception {
+        patchStartAndRoundTrip(TestCluster.dist("stock493"), Jdk8.home());
+    }
+
+    /** 4.9.4, a common stopping point: the same, on JDK 8. */
+    @Test
+    void a494InstallOnJdk8() throws Exception {
+        patchStartAndRoundTrip(TestCluster.dist("stock494"), Jdk8.home());
+    }
+
+    /**
+     * 4.9.8 (its broker, name server and filter built from the source release by scripts/stock-lib.sh, the distribution
+     * that -Drmqpatch.stock498.skip=false makes): the same, on the test JDK.
+     */
+    @Test
+    void a498InstallToo() throws Exception {
+        Path stock = TestCluster.dist("stock498");
+        assumeTrue(Files.isDirectory(stock.resolve("lib")), "no " + stock + " (built with -Drmqpatch.stock498.skip=false)");
+        patchStartAndRoundTrip(stock, null);
+    }
+
+    /** On 4.9.0 patch-lib gives exactly the jars of the patched distribution (and its report beside them). */
+    @Test
+    void on490TheJarsOfThePatchedDistribution() throws Exception {
+        Path out = Files.createTempDirectory("rmqpatch-patch-lib-490-").resolve("lib");
+        try {
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            int rc = PlanRelease.run(new String[] {"patch-lib", TestCluster.dist("stock").resolve("lib").toString(), "--out",
+                out.toString(), "--codec-jar", PatchLibDist.codecJar().toString()}, new PrintStream(text, true, "UTF-8"),
+                new PrintStream(text, true, "UTF-8"));
+            assertEquals(0, rc, text.toString("UTF-8"));
+            Map<String, String> made = hashes(out);
+            made.keySet().removeIf(n -> n.startsWith("rmqpatch/"));
+            assertEquals(hashes(TestCluster.dist("patched").resolve("lib")), made);
+        } finally {
+            LocalCluster.deleteTree(out.getParent());
+        }
+    }
+
+    private static void patchStartAndRoundTrip(Path javaHome) throws Exception {
+        patchStartAndRoundTrip(TestCluster.dist("stock497"), javaHome);
+    }
+
+    /** With {@code javaHome} null, the servers run on the JDK the tests run on. */
+    private static void patchStartAndRoundTrip(Path stock, Path javaHome) throws Exception {
+        Path dist = Files.createTempDirectory("rmqpatch-patch-lib-");
+        try {
+            String report = PatchLibDist.make(stock, dist);
+            List<String> applied = labels(report, "applied");
+            List<String> leftOut = labels(report, "already upstream");
+            leftOut.addAll(labels(report, "needs variant"));
+            assertTrue(applied.contains("P7 codec-on-io-thread") && applied.contains("S1 broker-config-guard"), report);
+            assertTrue(report.contains("RocketMQ " + stock.getFileName().toString().split("-")[1] + " (MQVersion"), report);
+            assertTrue(leftOut.contains("P8 remote-address-cache") && leftOut.contains("P2 properties-codec"), report);
+
+            try (TestCluster cluster = new TestCluster(dist, "broker-tuned.conf").javaHome(javaHome).start()) {
+                DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib", 100);
+                String line = Files.readAllLines(cluster.brokerLog(), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.contains("rmqpatch: patches in the jars: ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + cluster.brokerLog()));
+                System.out.println("[PatchLibIT] " + (javaHome == null ? "test JDK" : javaHome) + ": " + line);
+                // S5 on the release's own fastjson (4.9.4+ ship 1.2.69_noneautotype).
+                assertTrue(Files.readString(cluster.brokerLog(), StandardCharsets.UTF_8).contains(
+                    "rmqpatch: fastjson safe mode (S5): on"), "S5's line in " + cluster.brokerLog());
+                // P14, the one patch that ships off, is upstream on 4.9.3+: not offered to -Drmqpatch.enable there.
+                assertTrue(line.endsWith("(-Drmqpatch.enable turns on): none"), line);
+                String carried = line.substring(line.indexOf("patches in the jars: ")).split(";")[0];
+                for (String label : applied) {
+                    assertTrue(carried.contains(label), label + " not in: " + line);
+                }
+                for (String label : leftOut) {
+                    assertFalse(carried.contains(label + ",") || carried.contains(label + "]"), label + " in: " + line);
+                }
+            }
+        } finally {
+            LocalCluster.deleteTree(dist);
+        }
+    }
+
+    /** The labels of the report's rows with this outcome ("P7 codec-on-io-thread"). */
+    private static List<String> labels(String report, String outcome) {
+        return report.lines().filter(l -> l.matches("[PS][0-9]+ \\S+ +" + outcome + "\\b.*"))
+            .map(l -> l.substring(0, l.indexOf(' ', l.indexOf(' ') + 1))).collect(Collectors.toList());
+    }
+
+    private static Map<String, String> hashes(Path root) throws Exception {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+                m.put(root.relativize(f).toString(), PatchRecord.sha256(f.toFile()));
+            }
+        }
+        return m;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.rmqpatch.patches;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-release declarations of the patches ({@link Patch#on(Release)}): 4.9.0 gets every patch, every patch left
+ * out of a release says why and how that was found, and the releases without declarations are not guessed.
+ */
+class ReleaseDeclarationsTest {
+
+    /** How a reason says it was found: the release's source read, its class files (javap), a test, or the witnesses. */
+    private static final Pattern EVIDENCE = Pattern.compile("\\(read|, read\\b|read [0-9]|\\(javap|javap\\b|witness only|tests");
+
+    @Test
+    void everyPatchAppliesOn490() {
+        for (Patch p : Patches.all()) {
+            assertTrue(p.on(Release.V4_9_0).applies(), p.id() + ": " + p.on(Release.V4_9_0));
+        }
+    }
+
+    @Test
+    void everyPatchLeftOutSaysWhyAndHowItWasFound() {
+        List<String> bad = new ArrayList<>();
+        for (Patch p : Patches.all()) {
+            for (Release r : Release.values()) {
+                ReleaseFit fit = p.on(r);
+                if (!fit.applies() && !EVIDENCE.matcher(fit.reason()).find()) {
+                    bad.add(p.id() + " on " + r.version() + ": " + fit.reason());
+                }
+            }
+        }
+        assertEquals(List.of(), bad, "a reason says how it was found: (read ...), javap, tests or (witness only)");
+    }
+
+    /** What docs/releases.md read: a sample of each kind, so a slip in a declaration's release shows. */
+    @Test
+    void theReadingOfTheLaterReleases() {
+        Patch p8 = byId("P8");
+        assertTrue(p8.on(Release.V4_9_0).applies());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, p8.on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P1").on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P1").on(Release.V4_9_4).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P10").on(Release.V4_9_4).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P4").on(Release.V4_9_4).kind());
+        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P4").on(Release.V4_9_7).kind());
+        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P2").on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P13").on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P28").on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P28").on(Release.V4_9_4).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("S2").on(Release.V4_9_4).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S2").on(Release.V4_9_7).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("S7").on(Release.V4_9_7).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S7").on(Release.V4_9_8).kind());
+        // S5: 4.9.8's remoting never sets fastjson's safe mode; the security patches apply on every release but S2, S6, S7.
+        for (Release r : Release.values()) {
+            assertTrue(byId("S5").on(r).applies(), r.version());
+            assertTrue(byId("P7").on(r).applies(), r.version());
+        }
+    }
+
+    @Test
+    void releasesWithoutDeclarationsAreNotGuessed() {
+        for (String v : new String[] {"4.9.1", "4.9.2", "4.9.5", "4.9.6", "5.3.3"}) {
+            assertNull(Release.of(v), v);
+        }
+        assertEquals(Release.V4_9_7, Release.of("4.9.7"));
+        assertEquals("4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8", Release.supported());
+    }
+
+    private static Patch byId(String id) {
+        return Patches.all().stream().filter(p -> p.id().equals(id)).findFirst().orElseThrow();
+    }
+}
