@@ -1,6 +1,7 @@
 package dev.rmqpatch.patches.build;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +10,8 @@ import java.util.Set;
 
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
+import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.ReleaseFit;
 import dev.rmqpatch.patches.transform.MethodEdit;
 
 /**
@@ -32,11 +35,22 @@ final class PatchesDoc {
             + "PatchesDoc; ReadmePatchTableTest checks it and says how to rewrite it. -->\n");
         sb.append("Each id is also the patch's switch: `-Drmqpatch.disable=P3,S2` turns those off at start; the name is how\n")
             .append("the jars' manifests, `rmqpatch-info` and the start-up log list it. A patch marked *off by default* is in\n")
-            .append("the jars but runs only when `-Drmqpatch.enable=ID` names it.\n\n");
-        row(sb, "id", "name", "target (stock 4.9.0)", "replaced by", "what it buys");
-        rule(sb, 5);
+            .append("the jars but runs only when `-Drmqpatch.enable=ID` names it. The release columns say what\n")
+            .append("`scripts/patch-lib.sh` does with the patch on that release's lib/: **yes** applied, *upstream* left out\n")
+            .append("because the release already does it, *not yet* left out until its variant for that release is written\n")
+            .append("(each with its reason in docs/releases.md).\n\n");
+        List<String> header = new ArrayList<String>(Arrays.asList("id", "name", "target (stock 4.9.0)", "replaced by", "what it buys"));
+        for (Release r : laterReleases()) {
+            header.add(r.version());
+        }
+        row(sb, header.toArray(new String[0]));
+        rule(sb, header.size());
         for (Patch p : patches) {
-            row(sb, p.id(), "`" + p.name() + "`", targets(p), replacements(p), buys(p));
+            List<String> cells = new ArrayList<String>(Arrays.asList(p.id(), "`" + p.name() + "`", targets(p), replacements(p), buys(p)));
+            for (Release r : laterReleases()) {
+                cells.add(releaseCell(p.on(r)));
+            }
+            row(sb, cells.toArray(new String[0]));
         }
         return sb.append(README_END).toString();
     }
@@ -50,6 +64,29 @@ final class PatchesDoc {
                 + " around the patch table");
         }
         return readme.substring(0, begin) + readmeTable(patches) + readme.substring(end + README_END.length());
+    }
+
+    /** The releases after 4.9.0 the patches declare themselves for: one column each. */
+    static List<Release> laterReleases() {
+        List<Release> later = new ArrayList<Release>();
+        for (Release r : Release.values()) {
+            if (r != Release.V4_9_0) {
+                later.add(r);
+            }
+        }
+        return later;
+    }
+
+    /** A release column's cell: "**yes**", "*upstream*" or "*not yet*". */
+    static String releaseCell(ReleaseFit fit) {
+        switch (fit.kind()) {
+            case APPLIES:
+                return "**yes**";
+            case UPSTREAM:
+                return "*upstream*";
+            default:
+                return "*not yet*";
+        }
     }
 
     /** The table's "what it buys" cell: the patch's phrase, and for a patch that ships off, how to turn it on. */

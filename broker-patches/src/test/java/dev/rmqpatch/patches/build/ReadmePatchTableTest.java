@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.RepoRoot;
 import org.junit.jupiter.api.Test;
 
@@ -49,14 +50,30 @@ class ReadmePatchTableTest {
             for (String jar : PatchTargets.jars(p)) {
                 assertTrue(row.contains("(" + jar + ")"), row);
             }
+            StringBuilder releases = new StringBuilder();
+            for (Release r : PatchesDoc.laterReleases()) {
+                releases.append(' ').append(PatchesDoc.releaseCell(p.on(r))).append(" |");
+            }
             assertTrue(row.endsWith(" | " + p.buys() + (p.onByDefault() ? "" : "; **off by default** (`-Drmqpatch.enable="
-                + p.id() + "`)") + " |"), row);
+                + p.id() + "`)") + " |" + releases), row);
             assertTrue(p.buys().length() <= 160, p.id() + ": buys() is for a README cell, keep it short: " + p.buys());
         }
         assertTrue(table.contains("| P3 | `transient-properties` | `SendMessageProcessor.asyncSendMessage` (rocketmq-broker) | "
             + "`MessageDecoder.messageProperties2String` \u2192 `MessageProperties.encodeForStore`; second "
             + "`MessageDecoder.string2messageProperties` \u2192 the message's parsed map | 11 CommitLog bytes less per message"),
             table);
+    }
+
+    @Test
+    void releaseColumnsSayWhatPatchLibDoes() {
+        String table = PatchesDoc.readmeTable(Patches.all());
+        assertTrue(table.contains("| what it buys | 4.9.3 | 4.9.4 | 4.9.7 | 4.9.8 |"), table);
+        String p8 = table.lines().filter(l -> l.startsWith("| P8 |")).findFirst().orElseThrow(AssertionError::new);
+        assertTrue(p8.endsWith("| *upstream* | *upstream* | *upstream* | *upstream* |"), p8);
+        String p7 = table.lines().filter(l -> l.startsWith("| P7 |")).findFirst().orElseThrow(AssertionError::new);
+        assertTrue(p7.endsWith("| **yes** | **yes** | **yes** | **yes** |"), p7);
+        String p2 = table.lines().filter(l -> l.startsWith("| P2 |")).findFirst().orElseThrow(AssertionError::new);
+        assertTrue(p2.endsWith("| *not yet* | *not yet* | *not yet* | *not yet* |"), p2);
     }
 
     @Test
