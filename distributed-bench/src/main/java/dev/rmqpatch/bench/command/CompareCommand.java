@@ -228,8 +228,22 @@ public final class CompareCommand {
             }
         }
         o.distDir = (a.has(DIST_DIR) ? a.get(DIST_DIR) : root.resolve("broker-patches/target")).toAbsolutePath().normalize();
+        o.outDir = outDir(a.has(OUT) ? a.get(OUT) : null, root, "compare");
+        o.commandLine = recordedCommandLine("compare", args);
+        return o;
+    }
+
+    /** {@code out}, else {@code target/<command>-<yyyyMMdd-HHmmss>} under the repository root; absolute. */
+    static Path outDir(Path out, Path root, String command) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        o.outDir = (a.has(OUT) ? a.get(OUT) : root.resolve("target/compare-" + stamp)).toAbsolutePath().normalize();
+        return (out != null ? out : root.resolve("target/" + command + "-" + stamp)).toAbsolutePath().normalize();
+    }
+
+    /**
+     * The command line results.json records: the arguments as given, without the launcher's {@code --repo-root} (a path
+     * of this machine, which the script adds).
+     */
+    static String recordedCommandLine(String command, String[] args) {
         List<String> shown = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals(REPO_ROOT.name())) {
@@ -238,8 +252,7 @@ public final class CompareCommand {
                 shown.add(args[i]);
             }
         }
-        o.commandLine = Metadata.commandLine("compare", shown.toArray(new String[0]));
-        return o;
+        return Metadata.commandLine(command, shown.toArray(new String[0]));
     }
 
     public static int run(String[] args, PrintStream out) throws UsageException, IOException {

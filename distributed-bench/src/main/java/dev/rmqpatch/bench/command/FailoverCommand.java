@@ -12,13 +12,10 @@ import dev.rmqpatch.bench.failover.FailoverOptions;
 import dev.rmqpatch.bench.failover.FailoverRun;
 import dev.rmqpatch.bench.failover.LatencyFault;
 import dev.rmqpatch.bench.logging.ClientLogging;
-import dev.rmqpatch.bench.report.Metadata;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -136,17 +133,8 @@ public final class FailoverCommand {
         }
         o.distDir = (a.has(CompareCommand.DIST_DIR) ? a.get(CompareCommand.DIST_DIR) : root.resolve("broker-patches/target"))
             .toAbsolutePath().normalize();
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        o.outDir = (a.has(OUT) ? a.get(OUT) : root.resolve("target/failover-" + stamp)).toAbsolutePath().normalize();
-        List<String> shown = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals(REPO_ROOT.name())) {
-                i++;
-            } else if (!args[i].startsWith(REPO_ROOT.name() + "=")) {
-                shown.add(args[i]);
-            }
-        }
-        o.commandLine = Metadata.commandLine("failover", shown.toArray(new String[0]));
+        o.outDir = CompareCommand.outDir(a.has(OUT) ? a.get(OUT) : null, root, "failover");
+        o.commandLine = CompareCommand.recordedCommandLine("failover", args);
         return o;
     }
 
