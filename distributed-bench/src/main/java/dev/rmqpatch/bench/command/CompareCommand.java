@@ -166,22 +166,7 @@ public final class CompareCommand {
         Path root = a.get(REPO_ROOT).toAbsolutePath().normalize();
         Set<String> names = new LinkedHashSet<>();
         String given = a.has(VARIANTS) ? a.get(VARIANTS) : String.join(",", o.plan.defaultVariants());
-        for (String n : given.split(",")) {
-            if (!n.isBlank() && !names.add(n.trim())) {
-                throw new UsageException("variant " + n.trim() + " given twice");
-            }
-        }
-        if (names.isEmpty()) {
-            throw new UsageException("--variants needs at least one variant");
-        }
-        o.variants = new ArrayList<>();
-        for (String n : names) {
-            try {
-                o.variants.add(Variant.parse(n));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
-            }
-        }
+        o.variants = parseVariants(given, names);
         o.agents = a.get(AGENTS);
         o.brokerHeap = a.get(BROKER_HEAP);
         o.brokerSettings.putAll(HarnessFlags.settings(a));
@@ -231,6 +216,30 @@ public final class CompareCommand {
         o.outDir = outDir(a.has(OUT) ? a.get(OUT) : null, root, "compare");
         o.commandLine = recordedCommandLine("compare", args);
         return o;
+    }
+
+    /**
+     * The variants of a comma-separated --variants value, in order; each name also added to {@code names}. A name given
+     * twice, none at all, or one {@link Variant#parse} refuses is a usage error naming it.
+     */
+    static List<Variant> parseVariants(String given, Set<String> names) throws UsageException {
+        for (String n : given.split(",")) {
+            if (!n.isBlank() && !names.add(n.trim())) {
+                throw new UsageException("variant " + n.trim() + " given twice");
+            }
+        }
+        if (names.isEmpty()) {
+            throw new UsageException("--variants needs at least one variant");
+        }
+        List<Variant> variants = new ArrayList<>();
+        for (String n : names) {
+            try {
+                variants.add(Variant.parse(n));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return variants;
     }
 
     /** {@code out}, else {@code target/<command>-<yyyyMMdd-HHmmss>} under the repository root; absolute. */

@@ -7,7 +7,6 @@ import dev.rmqpatch.bench.cli.FlagSet;
 import dev.rmqpatch.bench.cli.HarnessFlags;
 import dev.rmqpatch.bench.cli.UsageException;
 import dev.rmqpatch.bench.compare.SaturationPlan;
-import dev.rmqpatch.bench.engine.Variant;
 import dev.rmqpatch.bench.failover.FailoverOptions;
 import dev.rmqpatch.bench.failover.FailoverRun;
 import dev.rmqpatch.bench.failover.LatencyFault;
@@ -16,10 +15,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 
 /** {@code failover} (scripts/failover.sh): parses the command line into {@link FailoverOptions} and runs {@link FailoverRun}. */
 public final class FailoverCommand {
@@ -94,23 +90,7 @@ public final class FailoverCommand {
         Args a = flags().parse(args);
         FailoverOptions o = new FailoverOptions();
         Path root = a.get(REPO_ROOT).toAbsolutePath().normalize();
-        Set<String> names = new LinkedHashSet<>();
-        for (String n : a.get(VARIANTS).split(",")) {
-            if (!n.isBlank() && !names.add(n.trim())) {
-                throw new UsageException("variant " + n.trim() + " given twice");
-            }
-        }
-        if (names.isEmpty()) {
-            throw new UsageException("--variants needs at least one variant");
-        }
-        o.variants = new ArrayList<>();
-        for (String n : names) {
-            try {
-                o.variants.add(Variant.parse(n));
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
-            }
-        }
+        o.variants = CompareCommand.parseVariants(a.get(VARIANTS), new LinkedHashSet<>());
         o.rounds = a.get(SaturationPlan.ROUNDS);
         o.stall = a.get(STALL);
         o.stallTimes = a.has(STALL_TIMES) ? a.get(STALL_TIMES) : Long.MAX_VALUE;
