@@ -77,11 +77,13 @@ final class PatchesDoc {
         return later;
     }
 
-    /** A release column's cell: "**yes**", "*upstream*" or "*not yet*". */
+    /** A release column's cell: "**yes**", "**variant**", "*upstream*" or "*not yet*". */
     static String releaseCell(ReleaseFit fit) {
         switch (fit.kind()) {
             case APPLIES:
                 return "**yes**";
+            case VARIANT:
+                return "**variant**";
             case UPSTREAM:
                 return "*upstream*";
             default:

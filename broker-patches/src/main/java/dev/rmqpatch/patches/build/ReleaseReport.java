@@ -24,7 +24,8 @@ public final class ReleaseReport {
             : ": not a release the patches declare themselves for; the patches as written, for reading only\n");
         sb.append(String.format(Locale.ROOT, "%-34s %-19s %s%n", "patch", "outcome", "reason"));
         for (ReleaseSelection.Row r : s.rows()) {
-            String reason = r.outcome == ReleaseSelection.Outcome.REFUSED ? r.witnessKind + ": " + r.reason : r.reason;
+            String reason = r.outcome == ReleaseSelection.Outcome.REFUSED ? r.witnessKind + ": " + r.reason
+                : r.outcome == ReleaseSelection.Outcome.APPLIED && !r.reason.isEmpty() ? "as variant: " + r.reason : r.reason;
             if (r.outcome != ReleaseSelection.Outcome.APPLIED && r.outcome != ReleaseSelection.Outcome.REFUSED) {
                 reason = reason + " [as written: " + asWritten(r.asWritten) + "]";
             }

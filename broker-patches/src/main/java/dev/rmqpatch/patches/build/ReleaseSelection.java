@@ -11,6 +11,7 @@ import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.ReleaseFit;
+import dev.rmqpatch.patches.ReleaseVariant;
 import dev.rmqpatch.patches.transform.MethodEdit;
 
 /**
@@ -47,7 +48,10 @@ public final class ReleaseSelection {
         public final String id;
         public final String label;
         public final Outcome outcome;
-        /** Empty when applied; the declaration's reason, or the witness's for a refusal. */
+        /**
+         * Empty when applied as written; the variant's description when applied as a variant; the declaration's
+         * reason, or the witness's for a refusal.
+         */
         public final String reason;
         /** The witnesses' refusal kind ({@link ReleasePlan}'s kinds) when refused; null otherwise. */
         public final String witnessKind;
@@ -97,7 +101,7 @@ public final class ReleaseSelection {
         List<Patch> declared = new ArrayList<Patch>();
         for (Patch p : patches) {
             if (p.on(release).applies()) {
-                declared.add(p);
+                declared.add(ReleaseVariant.of(p, release));
             }
         }
         ReleasePlan plan = ReleasePlan.of(lib, declared, startupEdits);
@@ -110,8 +114,8 @@ public final class ReleaseSelection {
                 Outcome o = fit.kind() == ReleaseFit.Kind.UPSTREAM ? Outcome.UPSTREAM : Outcome.NEEDS_VARIANT;
                 rows.add(new Row(p.id(), PatchTargets.label(p), o, fit.reason(), null, w));
             } else if (fits.get(p.id()).applies()) {
-                applied.add(p);
-                rows.add(new Row(p.id(), PatchTargets.label(p), Outcome.APPLIED, "", null, w));
+                applied.add(ReleaseVariant.of(p, release));
+                rows.add(new Row(p.id(), PatchTargets.label(p), Outcome.APPLIED, fit.reason(), null, w));
             } else {
                 ReleasePlan.Outcome f = fits.get(p.id());
                 rows.add(new Row(p.id(), PatchTargets.label(p), Outcome.REFUSED, f.reason, f.kind, w));
@@ -147,7 +151,10 @@ public final class ReleaseSelection {
         return rows;
     }
 
-    /** The patches to apply, in the patches' order: declared applicable and passed by the witnesses. */
+    /**
+     * The patches to apply, in the patches' order: declared applicable and passed by the witnesses; a patch applied
+     * as its variant is its {@link ReleaseVariant}, whose edits are the variant's.
+     */
     public List<Patch> applied() {
         return applied;
     }

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.ReleaseFit;
+import dev.rmqpatch.patches.ReleaseVariant;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.cli.PlanRelease;
 import org.junit.jupiter.api.Test;
@@ -115,5 +117,31 @@ class ReleaseSelectionTest {
         assertTrue(err.toString("UTF-8").contains("RocketMQ 4.9.5 is not a release the patches declare themselves for "
             + "(supported: 4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8)"), err.toString("UTF-8"));
         assertTrue(out.toString("UTF-8").contains("no declaration"), out.toString("UTF-8"));
+    }
+
+    /**
+     * A patch declared as a variant on a release is applied there with the variant's edits under its own id, and the
+     * report says it is a variant (a stand-in: P7, declared a variant on 4.9.7 whose edits are its own).
+     */
+    @Test
+    void aVariantIsAppliedWithItsOwnEditsAndReportedAsSuch() throws Exception {
+        Patch p7 = Patches.all().stream().filter(p -> p.id().equals("P7")).findFirst().orElseThrow();
+        ReleaseFit variant = ReleaseFit.variant("stand-in: P7's own edits", p7.edits());
+        Patch standIn = (Patch) java.lang.reflect.Proxy.newProxyInstance(Patch.class.getClassLoader(),
+            new Class<?>[] {Patch.class}, (proxy, m, args) -> m.getName().equals("on")
+                ? (args[0] == Release.V4_9_7 ? variant : ReleaseFit.APPLIES)
+                : m.getName().equals("edits") ? List.of() : m.invoke(p7, args));
+        ReleaseSelection s = ReleaseSelection.of(ReleaseLib.of(ReleaseLibs.release497().toFile()), List.of(standIn),
+            StartupReport.edits());
+        assertEquals(1, s.applied().size());
+        Patch applied = s.applied().get(0);
+        assertTrue(applied instanceof ReleaseVariant, applied.toString());
+        assertEquals("P7", applied.id());
+        assertEquals(variant.variantEdits(), applied.edits());
+        ReleaseSelection.Row row = s.rows().get(0);
+        assertEquals(ReleaseSelection.Outcome.APPLIED, row.outcome);
+        assertEquals("stand-in: P7's own edits", row.reason);
+        assertTrue(ReleaseReport.text(s).contains("as variant: stand-in: P7's own edits"), ReleaseReport.text(s));
+        assertEquals("**variant**", PatchesDoc.releaseCell(variant));
     }
 }
