@@ -37,6 +37,16 @@ public enum Release {
         return null;
     }
 
+    /** The release {@code MQVersion.Version} names that way ("V4_9_7"), or null when the patches declare nothing for it. */
+    public static Release ofMqVersion(String name) {
+        return name == null ? null : of(name.replaceFirst("^V", "").replace('_', '.'));
+    }
+
+    /** As {@code MQVersion.Version} names it: "V4_9_7". */
+    public String mqVersionName() {
+        return "V" + version.replace('.', '_');
+    }
+
     /** "4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8", for messages. */
     public static String supported() {
         StringBuilder sb = new StringBuilder();

@@ -13,6 +13,9 @@ import java.util.Set;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.ReleaseFit;
+import dev.rmqpatch.patches.ReleaseVariant;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.ClassBytes;
 import dev.rmqpatch.patches.transform.MethodEdit;
@@ -24,20 +27,19 @@ import org.objectweb.asm.tree.ClassNode;
 /**
  * What the agent does to the RocketMQ classes of one class loader, decided once, from their class files, before the
  * first of them is defined: the same patches, edits and order as the build-time patcher (broker-patches' JarPatcher:
- * every patch of {@link Patches#all()} behind its switch, then {@link StartupReport}'s edits on the artifacts a patch
- * lands in; frames kept, max stack and locals recomputed), so a class comes out byte for byte as in the patched jars.
+ * every patch the release declares ({@link Patch#on(Release)}; on 4.9.0 all of {@link Patches#all()}, elsewhere as
+ * written or as its variant) behind its switch, then {@link StartupReport}'s edits on the artifacts a patch lands in;
+ * frames kept, max stack and locals recomputed), so a class comes out byte for byte as in the patched jars, or as in
+ * patch-lib's lib/ of that release.
  *
- * <p>Refused as a whole (nothing patched) when the RocketMQ version the loader sees is not 4.9.0 (read from
- * {@code MQVersion}'s own class file by {@link MqVersionFile}), when it cannot be told, or when the classes are
- * rmqpatch's rewritten ones already. A patch whose target class does not look as the patch expects (its edit throws
+ * <p>Refused as a whole (nothing patched) when the RocketMQ version the loader sees is not a release the patches
+ * declare themselves for ({@link Release}; read from {@code MQVersion}'s own class file by {@link MqVersionFile}), when
+ * it cannot be told, or when the classes are rmqpatch's rewritten ones already. A patch whose target class does not look as the patch expects (its edit throws
  * {@link PatchException}) is dropped whole, in every class it edits, and the plan is made again without it: no class
  * is ever half-patched and no patch half-applied. A target class the loader cannot see (the broker's classes in a client JVM) is simply not there
  * to patch; the patch's other classes are patched, as its rewritten jars would be.
  */
 public final class PatchPlan {
-
-    /** The version the patches are written for, as {@code MQVersion.Version} names it. */
-    public static final String SUPPORTED_VERSION = "V4_9_0";
 
     static final String MQ_VERSION = MqVersionFile.MQ_VERSION;
     private static final byte[] CODEC_PACKAGE = "dev/rmqpatch/codec/".getBytes(StandardCharsets.UTF_8);
@@ -54,23 +56,32 @@ public final class PatchPlan {
     private final Map<String, byte[]> patched;
     private final List<Patch> applied;
     private final Map<String, String> dropped;
+    private final Map<String, String> notForRelease;
 
     private PatchPlan(String version, String refusal, Map<String, byte[]> stock, Map<String, byte[]> patched,
-                      List<Patch> applied, Map<String, String> dropped) {
+                      List<Patch> applied, Map<String, String> dropped, Map<String, String> notForRelease) {
         this.version = version;
         this.refusal = refusal;
         this.stock = stock;
         this.patched = patched;
         this.applied = applied;
         this.dropped = dropped;
+        this.notForRelease = notForRelease;
     }
 
-    /** Internal names of every class a patch or the start-up report edits. */
+    /** Internal names of every class a patch (as written or as any release's variant) or the start-up report edits. */
     public static Set<String> targetClasses() {
         Set<String> names = new LinkedHashSet<String>();
         for (Patch p : Patches.all()) {
             for (MethodEdit e : p.edits()) {
                 names.add(e.target().owner);
+            }
+            for (Release r : Release.values()) {
+                if (p.on(r).kind() == ReleaseFit.Kind.VARIANT) {
+                    for (MethodEdit e : p.on(r).variantEdits()) {
+                        names.add(e.target().owner);
+                    }
+                }
             }
         }
         for (MethodEdit e : StartupReport.edits()) {
@@ -86,9 +97,10 @@ public final class PatchPlan {
             return refused(null, "cannot tell the RocketMQ version (no " + MQ_VERSION.replace('/', '.')
                 + " with a CURRENT_VERSION it names)");
         }
-        if (!version.equals(SUPPORTED_VERSION)) {
-            return refused(version, "RocketMQ " + version
-                + " is not 4.9.0, the only version the patches are written for");
+        Release release = Release.ofMqVersion(version);
+        if (release == null) {
+            return refused(version, "RocketMQ " + version + " is not a release the patches declare themselves for ("
+                + Release.supported() + ")");
         }
         Map<String, byte[]> stock = new LinkedHashMap<String, byte[]>();
         for (String name : targetClasses()) {
@@ -102,13 +114,22 @@ public final class PatchPlan {
             }
             stock.put(name, b);
         }
-        List<Patch> kept = new ArrayList<Patch>(Patches.all());
+        List<Patch> kept = new ArrayList<Patch>();
+        Map<String, String> notForRelease = new LinkedHashMap<String, String>();
+        for (Patch p : Patches.all()) {
+            ReleaseFit fit = p.on(release);
+            if (fit.applies()) {
+                kept.add(ReleaseVariant.of(p, release));
+            } else {
+                notForRelease.put(PatchTargets.label(p), fit.toString());
+            }
+        }
         Map<String, String> dropped = new LinkedHashMap<String, String>();
         while (true) {
             try {
                 Map<String, byte[]> out = apply(stock, kept);
                 return new PatchPlan(version, null, stock, out, Collections.unmodifiableList(kept),
-                    Collections.unmodifiableMap(dropped));
+                    Collections.unmodifiableMap(dropped), Collections.unmodifiableMap(notForRelease));
             } catch (Dropped d) {
                 if (d.patch == null) {
                     return refused(version, "the start-up report cannot be added: " + d.getMessage());
@@ -122,7 +143,7 @@ public final class PatchPlan {
     private static PatchPlan refused(String version, String why) {
         Map<String, byte[]> none = Collections.emptyMap();
         return new PatchPlan(version, why, none, none, Collections.<Patch>emptyList(),
-            Collections.<String, String>emptyMap());
+            Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
     }
 
     /** A patch (null: the start-up report) whose edit did not fit its class. */
@@ -231,6 +252,14 @@ public final class PatchPlan {
     /** Label ("P1 header-decode") to why it was dropped, for patches whose classes did not match. */
     public Map<String, String> dropped() {
         return dropped;
+    }
+
+    /**
+     * Label to what the release's declaration says ("already upstream: ...", "needs variant: ..."), for the patches
+     * not applied on this release by declaration; empty on 4.9.0.
+     */
+    public Map<String, String> notForRelease() {
+        return notForRelease;
     }
 
     /** The labels of the applied patches that edit a class present, as a rewritten jar's manifest lists them. */

@@ -108,6 +108,9 @@ final class PatchTransformer implements ClassFileTransformer {
             Agent.say(plan.refusal() + ", seen by " + who + ": no patch applied, its RocketMQ classes run stock");
             return new LoaderState(null);
         }
+        for (Map.Entry<String, String> d : plan.notForRelease().entrySet()) {
+            Agent.say(d.getKey() + " not applied on RocketMQ " + plan.version() + ": " + d.getValue());
+        }
         for (Map.Entry<String, String> d : plan.dropped().entrySet()) {
             Agent.say(d.getKey() + " not applied (its classes left without it): " + d.getValue());
         }

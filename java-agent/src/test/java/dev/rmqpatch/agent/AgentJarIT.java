@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +22,13 @@ import java.util.zip.ZipFile;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.build.LibPatch;
+import dev.rmqpatch.patches.build.ReleaseSelection;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.tree.ClassNode;
@@ -34,7 +38,8 @@ import org.objectweb.asm.tree.MethodNode;
  * The built agent jar against the build-time patched jars, without starting a JVM: given the stock 4.9.0 class files,
  * the agent's plan rewrites exactly the classes the patcher rewrote, to the same bytes (both read with expanded frames,
  * edit, and write with only max stack and locals recomputed: nothing is recomputed that could differ). And it refuses
- * 4.9.1, and jars that rmqpatch rewrote already; and a class that does not fit a patch loses that patch whole.
+ * 4.9.1, and jars that rmqpatch rewrote already; and a class that does not fit a patch loses that patch whole. On a
+ * later release (4.9.7) it rewrites exactly what patch-lib rewrites in that release's lib/, to the same bytes.
  */
 class AgentJarIT {
 
@@ -97,12 +102,66 @@ class AgentJarIT {
         return out;
     }
 
+    /**
+     * 4.9.7: the agent applies what the release declares (as written or as its variant), to the same bytes as patch-lib
+     * writes into a copy of that release's lib/, and names every other patch with its declaration.
+     */
+    @Test
+    void onRelease497TheAgentRewritesWhatPatchLibRewrites(@TempDir Path tmp) throws Exception {
+        Path stock = ShadedAgent.stock497Lib();
+        File out = tmp.resolve("lib").toFile();
+        ReleaseSelection selection = LibPatch.write(stock.toFile(), ShadedAgent.jars(ShadedAgent.codecLib()).get(0), out);
+        ShadedAgent.Plan plan = agent.plan(ShadedAgent.classFiles(stock));
+        assertNull(plan.refusal());
+        assertEquals("V4_9_7", plan.version());
+        assertEquals(Map.of(), plan.dropped());
+        assertEquals(selection.applied().stream().map(PatchTargets::label).toList(), plan.appliedLabels());
+        List<String> notApplied = selection.rows().stream().filter(r -> r.outcome != ReleaseSelection.Outcome.APPLIED)
+            .map(r -> r.label).toList();
+        assertEquals(notApplied, List.copyOf(plan.notForRelease().keySet()));
+        plan.notForRelease().values().forEach(why -> assertTrue(why.startsWith("already upstream: ")
+            || why.startsWith("needs variant: "), why));
+
+        Map<String, byte[]> rewritten = new TreeMap<>();
+        Function<String, byte[]> stockFiles = ShadedAgent.classFiles(stock);
+        Function<String, byte[]> patchLibFiles = ShadedAgent.classFiles(out.toPath());
+        for (File jar : ShadedAgent.jars(out.toPath())) {
+            try (ZipFile z = new ZipFile(jar)) {
+                for (ZipEntry e : java.util.Collections.list(z.entries())) {
+                    String n = e.getName();
+                    if (!n.endsWith(".class") || n.startsWith("dev/rmqpatch/")) {
+                        continue;
+                    }
+                    String name = n.substring(0, n.length() - ".class".length());
+                    byte[] before = stockFiles.apply(name);
+                    byte[] after = z.getInputStream(e).readAllBytes();
+                    if (before != null && !java.util.Arrays.equals(before, after)) {
+                        rewritten.put(name, after);
+                    }
+                }
+            }
+        }
+        assertTrue(rewritten.size() > 5, "patch-lib rewrote 4.9.7's classes: " + rewritten.keySet());
+        assertEquals(rewritten.keySet(), new java.util.TreeSet<>(plan.patched().keySet()),
+            "the classes the agent rewrites are the ones patch-lib rewrote");
+        List<String> differ = new ArrayList<>();
+        plan.patched().forEach((name, bytes) -> {
+            if (!java.util.Arrays.equals(bytes, patchLibFiles.apply(name))) {
+                differ.add(name);
+            }
+        });
+        assertEquals(List.of(), differ, "classes whose bytes differ between the agent and patch-lib's 4.9.7 lib/");
+        System.out.printf("[AgentJarIT] 4.9.7: %d patches on %d classes, identical to patch-lib's%n",
+            plan.appliedLabels().size(), plan.patched().size());
+    }
+
     @Test
     void rocketmq491IsRefusedAsAWhole() throws Exception {
         ShadedAgent.Plan plan = agent.plan(ShadedAgent.classFiles(ShadedAgent.rocketmq491()));
         assertEquals("V4_9_1", plan.version());
         assertNotNull(plan.refusal());
-        assertTrue(plan.refusal().contains("RocketMQ V4_9_1 is not 4.9.0"), plan.refusal());
+        assertTrue(plan.refusal().contains("RocketMQ V4_9_1 is not a release the patches declare themselves for "
+            + "(4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8)"), plan.refusal());
         assertEquals(Map.of(), plan.patched());
     }
 

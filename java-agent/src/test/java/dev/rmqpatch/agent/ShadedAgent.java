@@ -26,7 +26,7 @@ final class ShadedAgent implements AutoCloseable {
 
     /** What a plan decided, copied out of the agent's loader. */
     record Plan(String version, String refusal, Map<String, byte[]> patched, Map<String, String> dropped,
-                List<String> appliedLabels) {
+                List<String> appliedLabels, Map<String, String> notForRelease) {
     }
 
     private final URLClassLoader loader;
@@ -55,7 +55,7 @@ final class ShadedAgent implements AutoCloseable {
         }
         return new Plan((String) call(plan, "version"), (String) call(plan, "refusal"),
             (Map<String, byte[]>) call(plan, "patched"), (Map<String, String>) call(plan, "dropped"),
-            (List<String>) call(plan, "appliedLabels"));
+            (List<String>) call(plan, "appliedLabels"), (Map<String, String>) call(plan, "notForRelease"));
     }
 
     private Object call(Object plan, String name) throws Exception {
@@ -110,6 +110,16 @@ final class ShadedAgent implements AutoCloseable {
 
     static Path patchedLib() {
         return path("rmqpatch.dist.patched").resolve("lib");
+    }
+
+    /** Stock 4.9.7's lib/ (broker-patches' rocketmq-4.9.7-stock, Maven Central's jars). */
+    static Path stock497Lib() {
+        return path("rmqpatch.dist.stock497").resolve("lib");
+    }
+
+    /** The folder with the codec jar the patched distribution ships (patch-lib's default). */
+    static Path codecLib() {
+        return path("rmqpatch.codec.lib");
     }
 
     static Path rocketmq491() {
