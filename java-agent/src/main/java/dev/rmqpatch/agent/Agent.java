@@ -6,6 +6,7 @@ import java.util.Set;
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
 
 /**
  * rmqpatch as a Java agent: {@code java -javaagent:rmqpatch-agent.jar ...} rewrites RocketMQ 4.9.0's classes as they
@@ -48,15 +49,18 @@ public final class Agent {
             System.exit(2);
         }
         StringBuilder sb = new StringBuilder();
-        sb.append("rmqpatch-agent: rmqpatch's patches for Apache RocketMQ 4.9.0, applied as classes load.\n\n")
+        sb.append("rmqpatch-agent: rmqpatch's patches for Apache RocketMQ ").append(Release.supported())
+            .append(", applied as classes load.\n\n")
             .append("Usage: add to the JVM's flags (the broker's and name server's JAVA_OPT, or any java command")
             .append(" line,\n  an application's too, fat jar or not)\n")
-            .append("  -javaagent:/path/to/rmqpatch-agent.jar   every patch below, on stock 4.9.0 jars\n")
+            .append("  -javaagent:/path/to/rmqpatch-agent.jar   every patch below that the release seen declares\n")
             .append("  -D").append(SWITCH_PROPERTY).append("=P7,S2                 turns those patches off at start\n")
             .append("  -D").append(SWITCH_PROPERTY).append("=all                   every patch off (stock code paths)\n")
             .append("Roll back: remove -javaagent and restart. Refused (one line on stderr, RocketMQ runs stock)")
-            .append(" when the\nRocketMQ seen is not 4.9.0 or its jars are rmqpatch's rewritten ones; a patch whose")
-            .append(" classes do not\nmatch is left out whole. See docs/patched-broker.md.\n\nPatches:\n");
+            .append(" when the\nRocketMQ seen is not one of those releases or its jars are rmqpatch's rewritten ones;")
+            .append(" on a later release\nonly the patches it declares are applied (each other one named on a line);")
+            .append(" a patch whose classes\ndo not match is left out whole. See docs/patched-broker.md and")
+            .append(" docs/releases.md.\n\nPatches (on 4.9.0):\n");
         for (Patch p : Patches.all()) {
             sb.append("  ").append(PatchTargets.label(p)).append(" (").append(String.join(", ", PatchTargets.jars(p)))
                 .append("): ").append(p.buys()).append('\n');

@@ -129,7 +129,7 @@ class AgentJarIT {
             try (ZipFile z = new ZipFile(jar)) {
                 for (ZipEntry e : java.util.Collections.list(z.entries())) {
                     String n = e.getName();
-                    if (!n.endsWith(".class") || n.startsWith("dev/rmqpatch/")) {
+                    if (!n.endsWith(".class") || n.startsWith("dev/rmqpatch/") || n.startsWith("META-INF/")) {
                         continue;
                     }
                     String name = n.substring(0, n.length() - ".class".length());

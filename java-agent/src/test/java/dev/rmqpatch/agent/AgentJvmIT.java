@@ -90,7 +90,7 @@ class AgentJvmIT {
         ShadedAgent.thirdParty(ShadedAgent.stockLib()).forEach(p -> args.add(p.toString()));
         Run run = probe(javaHome17(), List.of(), null, args.toArray(new String[0]));
         assertEquals(1, run.agentLines().size(), run.all());
-        assertTrue(run.agentLines().get(0).contains("RocketMQ V4_9_1 is not 4.9.0"), run.all());
+        assertTrue(run.agentLines().get(0).contains("RocketMQ V4_9_1 is not a release the patches declare themselves for"), run.all());
         assertTrue(run.agentLines().get(0).contains("no patch applied"), run.all());
         assertTrue(run.out.contains("CODEC absent"), run.all());
         assertTrue(run.out.contains("PROPERTIES "), "and the JVM runs on: " + run.all());
