@@ -36,7 +36,7 @@ final class FastjsonSafeModePatch implements Patch {
 
     @Override
     public String fixedUpstream() {
-        return "not in any RocketMQ 4.9.x; fastjson 1.2.83";
+        return "4.9.4 (ships fastjson 1.2.69_noneautotype, which refuses every @type); fastjson 1.2.83";
     }
 
     @Override
@@ -73,6 +73,14 @@ final class FastjsonSafeModePatch implements Patch {
     @Override
     public String benchmark() {
         return "none (one flag set at class initialisation; the @type scan runs only on headers P5's reader declines)";
+    }
+
+    @Override
+    public ReleaseFit on(Release release) {
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.upstream(
+            "4.9.4+ ship fastjson 1.2.69_noneautotype (rocketmq-all's fastjson.version, read), whose parser refuses every "
+            + "@type with 'safeMode not support autoType' before it loads a class (tests: FastjsonReleasesTest)")
+            : ReleaseFit.APPLIES;
     }
 
     @Override

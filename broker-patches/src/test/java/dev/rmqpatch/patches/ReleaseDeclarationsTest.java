@@ -59,9 +59,10 @@ class ReleaseDeclarationsTest {
         assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S2").on(Release.V4_9_7).kind());
         assertEquals(ReleaseFit.Kind.APPLIES, byId("S7").on(Release.V4_9_7).kind());
         assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S7").on(Release.V4_9_8).kind());
-        // S5: 4.9.8's remoting never sets fastjson's safe mode; the security patches apply on every release but S2, S6, S7.
+        // S5: 4.9.4+ ship fastjson 1.2.69_noneautotype, which refuses every @type (FastjsonReleasesTest).
+        assertTrue(byId("S5").on(Release.V4_9_3).applies());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S5").on(Release.V4_9_4).kind());
         for (Release r : Release.values()) {
-            assertTrue(byId("S5").on(r).applies(), r.version());
             assertTrue(byId("P7").on(r).applies(), r.version());
         }
     }

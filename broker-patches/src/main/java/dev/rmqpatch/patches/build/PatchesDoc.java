@@ -12,6 +12,7 @@ import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.ReleaseFit;
+import dev.rmqpatch.patches.SecurityHole;
 import dev.rmqpatch.patches.transform.MethodEdit;
 
 /**
@@ -23,6 +24,8 @@ final class PatchesDoc {
 
     static final String README_BEGIN = "<!-- patches:begin -->";
     static final String README_END = "<!-- patches:end -->";
+    static final String SECURITY_BEGIN = "<!-- security:begin -->";
+    static final String SECURITY_END = "<!-- security:end -->";
 
     private PatchesDoc() {
     }
@@ -36,9 +39,9 @@ final class PatchesDoc {
         sb.append("Each id is also the patch's switch: `-Drmqpatch.disable=P3,S2` turns those off at start; the name is how\n")
             .append("the jars' manifests, `rmqpatch-info` and the start-up log list it. A patch marked *off by default* is in\n")
             .append("the jars but runs only when `-Drmqpatch.enable=ID` names it. The release columns say what\n")
-            .append("`scripts/patch-lib.sh` does with the patch on that release's lib/: **yes** applied, *upstream* left out\n")
-            .append("because the release already does it, *not yet* left out until its variant for that release is written\n")
-            .append("(each with its reason in docs/releases.md).\n\n");
+            .append("`scripts/patch-lib.sh` does with the patch on that release's lib/: **yes** applied, **variant** applied\n")
+            .append("as that release's variant, *upstream* left out because the release already does it, *not yet* left out\n")
+            .append("until its variant for that release is written (each with its reason in docs/releases.md).\n\n");
         List<String> header = new ArrayList<String>(Arrays.asList("id", "name", "target (stock 4.9.0)", "replaced by", "what it buys"));
         for (Release r : laterReleases()) {
             header.add(r.version());
@@ -57,13 +60,82 @@ final class PatchesDoc {
 
     /** {@code readme} with the region between the markers (markers included) replaced by {@link #readmeTable}. */
     static String withReadmeTable(String readme, List<Patch> patches) {
-        int begin = readme.indexOf(README_BEGIN);
-        int end = readme.indexOf(README_END);
-        if (begin < 0 || end < begin || readme.indexOf(README_BEGIN, begin + 1) >= 0) {
-            throw new IllegalArgumentException("README.md needs one " + README_BEGIN + " followed by one " + README_END
-                + " around the patch table");
+        return withRegion(readme, README_BEGIN, README_END, readmeTable(patches), "the patch table");
+    }
+
+    /** {@code readme} with the security region (markers included) replaced by {@link #securityTable}. */
+    static String withSecurityTable(String readme, List<Patch> patches) {
+        return withRegion(readme, SECURITY_BEGIN, SECURITY_END, securityTable(patches), "the security table");
+    }
+
+    private static String withRegion(String readme, String beginMarker, String endMarker, String table, String what) {
+        int begin = readme.indexOf(beginMarker);
+        int end = readme.indexOf(endMarker);
+        if (begin < 0 || end < begin || readme.indexOf(beginMarker, begin + 1) >= 0) {
+            throw new IllegalArgumentException("README.md needs one " + beginMarker + " followed by one " + endMarker
+                + " around " + what);
         }
-        return readme.substring(0, begin) + readmeTable(patches) + readme.substring(end + README_END.length());
+        return readme.substring(0, begin) + table + readme.substring(end + endMarker.length());
+    }
+
+    /**
+     * README's security table, markers included: one row per hole ({@link SecurityHole}), a column per release
+     * ({@link Release}), each cell from the hole's upstream fix and its patches' declarations for that release.
+     */
+    static String securityTable(List<Patch> patches) {
+        Map<String, Patch> byId = new LinkedHashMap<String, Patch>();
+        for (Patch p : patches) {
+            byId.put(p.id(), p);
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(SECURITY_BEGIN).append('\n');
+        sb.append("<!-- Generated from SecurityHole and the patches' on(Release) by PatchesDoc; ReadmePatchTableTest checks "
+            + "it and says how to rewrite it. -->\n");
+        sb.append("Per release: **closed** (ids): open on that release's stock jars and closed by those patches in\n")
+            .append("`scripts/patch-lib.sh`'s lib/ (and by the agent); *fixed upstream*: that release's stock jars close it;\n")
+            .append("**open**: open on stock and on patched, until the named patch's variant for that release is written.\n\n");
+        List<String> header = new ArrayList<String>(Arrays.asList("hole", "what an attacker who reaches the port gets"));
+        for (Release r : Release.values()) {
+            header.add(r.version());
+        }
+        row(sb, header.toArray(new String[0]));
+        rule(sb, header.size());
+        for (SecurityHole h : SecurityHole.values()) {
+            List<String> cells = new ArrayList<String>(Arrays.asList(h.holeName(), h.what()));
+            for (Release r : Release.values()) {
+                cells.add(securityCell(h, r, byId));
+            }
+            row(sb, cells.toArray(new String[0]));
+        }
+        return sb.append(SECURITY_END).toString();
+    }
+
+    /** "**closed** (S1, S2)", "*fixed upstream*" or "**open** (S6 not yet)". */
+    static String securityCell(SecurityHole hole, Release release, Map<String, Patch> byId) {
+        if (hole.fixedUpstreamOn(release)) {
+            return "*fixed upstream*";
+        }
+        List<String> closing = new ArrayList<String>();
+        List<String> missing = new ArrayList<String>();
+        for (String id : hole.closedBy()) {
+            Patch p = byId.get(id);
+            if (p == null) {
+                throw new IllegalArgumentException(hole + " names " + id + ", which is not a patch");
+            }
+            ReleaseFit fit = p.on(release);
+            if (fit.applies()) {
+                closing.add(id);
+            } else if (fit.kind() == ReleaseFit.Kind.NEEDS_VARIANT) {
+                missing.add(id);
+            }
+        }
+        if (!missing.isEmpty()) {
+            return "**open** (" + String.join(", ", missing) + " not yet)";
+        }
+        if (closing.isEmpty()) {
+            return "**open** (no patch)";
+        }
+        return "**closed** (" + String.join(", ", closing) + ")";
     }
 
     /** The releases after 4.9.0 the patches declare themselves for: one column each. */

@@ -1,18 +1,22 @@
 package dev.rmqpatch.patches.build;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 
 import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.RepoRoot;
+import dev.rmqpatch.patches.SecurityHole;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +33,7 @@ class ReadmePatchTableTest {
     void readmeTableIsWhatThePatchClassesGenerate() throws Exception {
         Path readme = RepoRoot.find().resolve("README.md");
         String text = Files.readString(readme, StandardCharsets.UTF_8);
-        String generated = PatchesDoc.withReadmeTable(text, Patches.all());
+        String generated = PatchesDoc.withSecurityTable(PatchesDoc.withReadmeTable(text, Patches.all()), Patches.all());
         if (Boolean.getBoolean(UPDATE_PROPERTY)) {
             if (!generated.equals(text)) {
                 Files.writeString(readme, generated, StandardCharsets.UTF_8);
@@ -39,6 +43,47 @@ class ReadmePatchTableTest {
         }
         assertEquals(region(generated), region(text), "README.md's patch table differs from the patch classes; "
             + "rewrite it from the repository root with: " + UPDATE_COMMAND);
+        assertEquals(region(generated, PatchesDoc.SECURITY_BEGIN, PatchesDoc.SECURITY_END),
+            region(text, PatchesDoc.SECURITY_BEGIN, PatchesDoc.SECURITY_END), "README.md's security table differs from "
+            + "SecurityHole and the patches' declarations; rewrite it from the repository root with: " + UPDATE_COMMAND);
+    }
+
+    /** The security table: every hole per release, from its upstream fix and its patches' declarations. */
+    @Test
+    void securityTableSaysPerReleaseWhatIsOpenAndWhatClosesIt() {
+        String table = PatchesDoc.securityTable(Patches.all());
+        assertTrue(table.contains("| hole | what an attacker who reaches the port gets | 4.9.0 | 4.9.3 | 4.9.4 | 4.9.7 | 4.9.8 |"),
+            table);
+        assertTrue(row(table, "CVE-2023-33246").endsWith("| **closed** (S1, S2) | **closed** (S1, S2) | **closed** (S1, S2) "
+            + "| *fixed upstream* | *fixed upstream* |"), table);
+        assertTrue(row(table, "CVE-2023-37582").endsWith("| **closed** (S3) | **closed** (S3) | **closed** (S3) "
+            + "| *fixed upstream* | *fixed upstream* |"), table);
+        assertTrue(row(table, "fastjson autoType").endsWith("| **closed** (S5) | **closed** (S5) | *fixed upstream* "
+            + "| *fixed upstream* | *fixed upstream* |"), table);
+        assertTrue(row(table, "CVE-2024-23321").endsWith("| **closed** (S7, S8) | **closed** (S7, S8) | **closed** (S7, S8) "
+            + "| **closed** (S7, S8) | **closed** (S8) |"), table);
+        assertTrue(row(table, "trusted lengths").contains("| **closed** (S6) | **closed** (S6) | **open** (S6 not yet) |"),
+            table);
+        assertFalse(table.contains("(no patch)"), "a hole open on a release that no patch closes or waits for:\n" + table);
+    }
+
+    /** Every security patch closes a hole of the table. */
+    @Test
+    void everySecurityPatchWithAHoleIsInTheTable() {
+        Set<String> inTable = new HashSet<>();
+        for (SecurityHole h : SecurityHole.values()) {
+            inTable.addAll(h.closedBy());
+        }
+        for (Patch p : Patches.all()) {
+            if (!p.closes().isEmpty()) {
+                assertTrue(inTable.contains(p.id()), p.id() + " closes " + p.closes() + " but no SecurityHole names it");
+            }
+        }
+    }
+
+    private static String row(String table, String hole) {
+        return table.lines().filter(l -> l.startsWith("| " + hole + " |")).findFirst()
+            .orElseThrow(() -> new AssertionError("no row for " + hole + ":\n" + table));
     }
 
     @Test
@@ -92,9 +137,13 @@ class ReadmePatchTableTest {
 
     /** The region between the markers, markers included, so a failure shows the table and nothing else. */
     private static String region(String readme) {
-        int begin = readme.indexOf(PatchesDoc.README_BEGIN);
-        int end = readme.indexOf(PatchesDoc.README_END);
-        return begin < 0 || end < begin ? "(no " + PatchesDoc.README_BEGIN + " ... " + PatchesDoc.README_END + " region)"
-            : readme.substring(begin, end + PatchesDoc.README_END.length());
+        return region(readme, PatchesDoc.README_BEGIN, PatchesDoc.README_END);
+    }
+
+    private static String region(String readme, String beginMarker, String endMarker) {
+        int begin = readme.indexOf(beginMarker);
+        int end = readme.indexOf(endMarker);
+        return begin < 0 || end < begin ? "(no " + beginMarker + " ... " + endMarker + " region)"
+            : readme.substring(begin, end + endMarker.length());
     }
 }
