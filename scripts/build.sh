@@ -2,10 +2,14 @@
 # Builds the RocketMQ distributions of broker-patches (and the codec they need) from this repository.
 # Usage: scripts/build.sh [--rocketmq-version V] [--stock-only] [--skip-tests]
 #   --rocketmq-version V  stock RocketMQ version to package (default 4.9.0, the version the patches target)
-#   --stock-only          build only broker-patches/target/rocketmq-V-stock/ (needed for any version but 4.9.0,
-#                         e.g. --rocketmq-version 4.9.1 --stock-only for comparisons); tests are not run
+#   --stock-only          build only broker-patches/target/rocketmq-V-stock/ (e.g. --rocketmq-version 4.9.1
+#                         --stock-only for comparisons); tests are not run
 #   --skip-tests          package without running unit and integration tests
 #   -h, --help            this text
+# A later release scripts/patch-lib.sh takes (its --help lists them) without --stock-only: the harness's
+# <release>-patched variant, broker-patches/target/rocketmq-V-patched/: rocketmq-V-stock/ (built first when missing,
+# else reused) with its lib/ replaced by patch-lib's output from that same lib/ (scripts/patched-dist.sh; the report
+# in lib/rmqpatch/report.txt); tests are not run. Any other version needs --stock-only.
 # Stock versions for comparisons (compare.sh --variants): 4.9.x from Maven Central (4.9.1, 4.9.7, ...), and two
 # with recipes of their own (scripts/stock-lib.sh):
 #   4.9.8  Central lacks its broker, namesrv and filter jars: built once from its source release (fetched with Maven)
@@ -37,9 +41,6 @@ done
 if ! [[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
   echo "build.sh: '$VERSION' is not a RocketMQ version like 4.9.0" >&2; exit 2
 fi
-if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
-  echo "build.sh: the patches target RocketMQ 4.9.0; for $VERSION add --stock-only" >&2; exit 2
-fi
 case "$VERSION" in
   4.9.8|5.3.3) ;;
   4.*) ;;
@@ -47,6 +48,28 @@ case "$VERSION" in
 esac
 
 cd "$(dirname "$0")/.."
+
+if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
+  # A later release's patched distribution: patch-lib on the stock one's lib/, which is built first when missing.
+  # Which releases patch-lib takes is its to say (broker-patches' Release); for another one it refuses, naming them.
+  OUT=broker-patches/target
+  STOCK=$OUT/rocketmq-$VERSION-stock
+  if [ ! -x "$STOCK/bin/mqbroker" ]; then
+    echo "[build] RocketMQ $VERSION patched: $STOCK/ is missing; building it first"
+    "$0" --rocketmq-version "$VERSION" --stock-only
+  else
+    echo "[build] RocketMQ $VERSION patched: from the stock distribution there, $STOCK/"
+  fi
+  rc=0
+  scripts/patched-dist.sh "$STOCK" "$OUT/rocketmq-$VERSION-patched" || rc=$?
+  case "$rc" in
+    0|1) ;;
+    4) echo "build.sh: no patched RocketMQ $VERSION (see above); for the stock one add --stock-only" >&2; exit 2 ;;
+    *) exit "$rc" ;;
+  esac
+  echo "[build] patched: $OUT/rocketmq-$VERSION-patched/ (report: lib/rmqpatch/report.txt there)"
+  exit 0
+fi
 MVN=${MVN:-mvn}
 # The Java agent applies the patches, so it is built with them (not for --stock-only).
 MODULES=broker-patches,java-agent
