@@ -102,7 +102,7 @@ public final class CompareCommand {
         "                  lib/rmqpatch/report.txt); releases: " + String.join(", ", Variant.patchedReleases())
             + " (e.g. " + Variant.patchedReleases().get(Variant.patchedReleases().size() - 1) + "-patched).",
         "                  -without-/-with- as above. compare.sh builds the stock distribution if missing, then this from",
-        "                  its lib/ (scripts/build.sh --rocketmq-version V), and rebuilds it when the stock one is newer",
+        "                  its lib/ (scripts/build.sh --rocketmq-version V), and again when the stock one changed",
         "  any <version>[-tuned] works the same way, from Maven Central (not -tuned for 4.9.8 or 5.3.3: their defaults)",
         "  <variant>@8     the same, its name server and brokers on JDK 8 (scripts/jdk8.sh fetches one on first use;",
         "                  -Drmqpatch.jdk8.home=DIR points at your own); @17 (the harness's JDK) names it explicitly.",

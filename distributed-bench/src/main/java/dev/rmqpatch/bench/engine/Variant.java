@@ -3,6 +3,7 @@ package dev.rmqpatch.bench.engine;
 import dev.rmqpatch.cluster.Jdk8Home;
 import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.build.LibPatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -201,6 +202,23 @@ public final class Variant {
 
     public Path dist(Path distDir) {
         return distDir.resolve(distName());
+    }
+
+    /** Where a run's folder keeps the patch-lib report of a later release's patched distribution. */
+    public static final String RUN_REPORT = "rmqpatch-report.txt";
+
+    /**
+     * Copies the report patch-lib wrote into the distribution's lib/ (a later release's patched variant; what became of
+     * every patch there) into {@code workDir} as {@value #RUN_REPORT}, so a run's output says what the broker it measured
+     * carried. Returns the copy, or null when the distribution has no such report (stock, 4.9.0-patched).
+     */
+    public Path copyPatchLibReport(Path distDir, Path workDir) throws java.io.IOException {
+        Path report = dist(distDir).resolve("lib").resolve(LibPatch.REPORT_DIR).resolve(LibPatch.REPORT_TEXT);
+        if (!patched || !java.nio.file.Files.isRegularFile(report)) {
+            return null;
+        }
+        java.nio.file.Files.createDirectories(workDir);
+        return java.nio.file.Files.copy(report, workDir.resolve(RUN_REPORT), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     // The "tuned" rule, written here only: the conf file (confName) and the settings appended to it (overrides).

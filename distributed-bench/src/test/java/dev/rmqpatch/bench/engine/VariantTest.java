@@ -2,13 +2,17 @@ package dev.rmqpatch.bench.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class VariantTest {
 
@@ -71,6 +75,21 @@ class VariantTest {
         assertEquals(List.of("-Drmqpatch.enable=P14", "-Drmqpatch.disable=P7,P9"), v.jvmOptions());
         assertEquals("broker.conf", v.confName());
         assertEquals("broker-tuned.conf", Variant.parse("4.9.0-patched").confName(), "4.9.0's stays tuned");
+    }
+
+    @Test
+    void aRunFolderGetsTheReportOfALaterReleasesPatchedLib(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("dists/rocketmq-4.9.7-patched/lib/rmqpatch/report.txt");
+        Files.createDirectories(report.getParent());
+        Files.writeString(report, "P7 codec-on-io-thread applied\n");
+        Files.createDirectories(dir.resolve("dists/rocketmq-4.9.7-stock/lib"));
+        Path copy = Variant.parse("4.9.7-patched@8").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/brokers/x"));
+        assertEquals(dir.resolve("out/brokers/x").resolve(Variant.RUN_REPORT), copy);
+        assertEquals("P7 codec-on-io-thread applied\n", Files.readString(copy));
+        assertNull(Variant.parse("4.9.7").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/stock")), "stock: none");
+        assertFalse(Files.exists(dir.resolve("out/stock")), "nothing made for a variant without a report");
+        assertNull(Variant.parse("4.9.0-patched").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/p")),
+            "4.9.0-patched has no patch-lib report");
     }
 
     @Test
