@@ -47,7 +47,9 @@ case "$VERSION" in
   *) echo "build.sh: no recipe for RocketMQ $VERSION: 4.x versions on Maven Central, 4.9.8 and 5.3.3 can be built" >&2; exit 2 ;;
 esac
 
+SELF=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/.."
+MVN=${MVN:-mvn}
 
 if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
   # A later release's patched distribution: patch-lib on the stock one's lib/, which is built first when missing.
@@ -56,9 +58,15 @@ if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
   STOCK=$OUT/rocketmq-$VERSION-stock
   if [ ! -x "$STOCK/bin/mqbroker" ]; then
     echo "[build] RocketMQ $VERSION patched: $STOCK/ is missing; building it first"
-    "$0" --rocketmq-version "$VERSION" --stock-only
+    "$SELF" --rocketmq-version "$VERSION" --stock-only
   else
     echo "[build] RocketMQ $VERSION patched: from the stock distribution there, $STOCK/"
+  fi
+  # patch-lib runs from broker-patches' jar, its ASM copy and codec-lib (every broker-patches package makes them).
+  if ! ls "$OUT"/rmqpatch-broker-patches-*.jar "$OUT"/codec-lib/rmqpatch-codec-*.jar "$OUT"/patch-lib-tool/asm-*.jar \
+      >/dev/null 2>&1; then
+    echo "[build] patch-lib is not built; $MVN -B --no-transfer-progress -pl broker-patches -am -Dpatches.skip=true -DskipTests package"
+    "$MVN" -B --no-transfer-progress -pl broker-patches -am -Dpatches.skip=true -DskipTests package
   fi
   rc=0
   scripts/patched-dist.sh "$STOCK" "$OUT/rocketmq-$VERSION-patched" || rc=$?
@@ -70,7 +78,6 @@ if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
   echo "[build] patched: $OUT/rocketmq-$VERSION-patched/ (report: lib/rmqpatch/report.txt there)"
   exit 0
 fi
-MVN=${MVN:-mvn}
 # The Java agent applies the patches, so it is built with them (not for --stock-only).
 MODULES=broker-patches,java-agent
 [ "$STOCK_ONLY" = true ] && MODULES=broker-patches
