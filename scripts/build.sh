@@ -15,7 +15,7 @@
 #   4.9.8  Central lacks its broker, namesrv and filter jars: built once from its source release (fetched with Maven)
 #          into $RMQPATCH_ROCKETMQ_BUILD_CACHE (default ~/.cache/rmqpatch/rocketmq-4.9.8-build), the rest from Central
 #   5.3.3  rocketmq-broker and rocketmq-namesrv 5.3.3 from Central with their dependencies (a classic 5.x broker)
-# Output: broker-patches/target/rocketmq-V-stock/ and, unless --stock-only, rocketmq-V-patched/,
+# Output: broker-patches/target/rocketmq-V-stock/ and, for 4.9.0 unless --stock-only, rocketmq-V-patched/,
 # rocketmq-V-client-patched/ (the client jars for applications) and the Java agent java-agent/target/rmqpatch-agent.jar.
 # Other versions' folders are left alone (no clean), so 4.9.0 and 4.9.1 distributions can sit side by side.
 # Environment: MVN (Maven command, default mvn), JAVA_HOME (JDK 17+ to build; the result runs on JDK 8+).
