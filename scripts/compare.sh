@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: an interleaved A/B comparison of RocketMQ brokers (stock, tuned, patched 4.9.0, optionally 4.9.1)
+# The main job: an interleaved A/B comparison of RocketMQ brokers (stock, tuned, patched 4.9.0, optionally 4.9.1,
+# later releases stock and patched)
 # on fresh loopback clusters, with a table, chart.png and results.json; with --efficiency, broker CPU per message
 # from paired fixed-rate windows on warm brokers with a confidence interval (with --clients, the same for RocketMQ
 # clients against one broker: client JVM CPU per message); with --profile, flame graphs. Builds
@@ -86,8 +87,19 @@ if [ -z "$DIST_DIR_GIVEN" ]; then
     # A name the harness refuses (say 5.3.3-patched) is said now, in its words, before anything is built for it.
     "$JAVA" -cp "$JAR" dev.rmqpatch.bench.engine.Variant "$name" >/dev/null || die "--variants: see above"
     version=${name%%-*}
-    case "$name" in *-patched|*-patched-without-*) kind=patched ;; *) kind=stock ;; esac
+    case "$name" in *-patched|*-patched-*) kind=patched ;; *) kind=stock ;; esac
     dist="$ROOT/broker-patches/target/rocketmq-$version-$kind"
+    stock="$ROOT/broker-patches/target/rocketmq-$version-stock"
+    if [ "$kind" = patched ] && [ "$version" != 4.9.0 ] && [ -x "$dist/bin/mqbroker" ] \
+        && ! cmp -s "$stock/SHA256SUMS" "$dist/STOCK.SHA256SUMS"; then
+      # A later release's patched distribution is patch-lib's output from its stock one (scripts/patched-dist.sh): made
+      # from another stock lib/ than the one there now, the two would not compare fairly.
+      if [ -f "$stock/SHA256SUMS" ]; then
+        [ "$BUILD" = 1 ] || die "$dist was not made from $stock as it is now (its STOCK.SHA256SUMS differs) and --no-build was given; rebuild it with: scripts/build.sh --rocketmq-version $version"
+        echo "compare.sh: $dist was made from another $stock; making it again"
+        rm -rf "$dist"
+      fi
+    fi
     [ -x "$dist/bin/mqbroker" ] && continue
     if [ -x "$ROOT/scripts/build.sh" ]; then
       if [ "$kind" = stock ] && [ "$version" != 4.9.0 ]; then

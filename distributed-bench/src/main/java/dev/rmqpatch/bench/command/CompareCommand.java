@@ -97,7 +97,13 @@ public final class CompareCommand {
         "                  and filter jars built once from the source release (Maven Central lacks them), the rest from Central",
         "  5.3.3           stock 5.3.3 from Maven Central, a classic broker (no proxy, no controller), conf/broker.conf (its",
         "                  defaults); ms-sync is its SYNC_MASTER/SLAVE. compare.sh builds both on demand (scripts/build.sh)",
-        "  any <version>[-tuned|-patched] works the same way (not 4.9.8 or 5.3.3: stock, their defaults, only)",
+        "  <release>-patched   a later release, patched: its stock distribution (same bin/, conf/, conf/broker.conf: its",
+        "                  own defaults, as its stock variant) with lib/ rewritten by scripts/patch-lib.sh (the report in",
+        "                  lib/rmqpatch/report.txt); releases: " + String.join(", ", Variant.patchedReleases())
+            + " (e.g. " + Variant.patchedReleases().get(Variant.patchedReleases().size() - 1) + "-patched).",
+        "                  -without-/-with- as above. compare.sh builds the stock distribution if missing, then this from",
+        "                  its lib/ (scripts/build.sh --rocketmq-version V), and again when the stock one changed",
+        "  any <version>[-tuned] works the same way, from Maven Central (not -tuned for 4.9.8 or 5.3.3: their defaults)",
         "  <variant>@8     the same, its name server and brokers on JDK 8 (scripts/jdk8.sh fetches one on first use;",
         "                  -Drmqpatch.jdk8.home=DIR points at your own); @17 (the harness's JDK) names it explicitly.",
         "                  Without a suffix the servers run on the JAVA_HOME (else the java on PATH) compare.sh runs with.");

@@ -133,13 +133,21 @@ public final class RunContext {
         return ComparisonMetadata.overrides(v, options);
     }
 
-    /** A cluster of the variant with the run's heap and topology, its files under {@code workDir}, stopped without grace. */
+    /**
+     * A cluster of the variant with the run's heap and topology, its files under {@code workDir}, stopped without grace;
+     * a later release's patched variant also gets patch-lib's report there ({@link Variant#copyPatchLibReport}).
+     */
     public LocalCluster.Spec clusterSpec(Variant v, Map<String, String> overrides, Path workDir) throws LocalCluster.ClusterException {
         LocalCluster.Spec cs = v.clusterSpec(options.distDir, overrides);
         cs.brokerHeap = options.brokerHeap;
         cs.topology = options.topology;
         cs.workDir = workDir;
         cs.stopGrace = Duration.ZERO;
+        try {
+            v.copyPatchLibReport(options.distDir, workDir);
+        } catch (java.io.IOException e) {
+            throw new LocalCluster.ClusterException(v.name() + ": cannot copy patch-lib's report into " + workDir + ": " + e.getMessage(), e);
+        }
         return cs;
     }
 

@@ -2,7 +2,10 @@ package dev.rmqpatch.bench.engine;
 
 import dev.rmqpatch.cluster.Jdk8Home;
 import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.build.LibPatch;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +15,13 @@ import java.util.regex.Pattern;
 /**
  * A broker to compare, named as in the article: {@code 4.9.0} (stock jars, stock parameters), {@code 4.9.0-tuned}
  * (stock jars, the send-path parameters 4.9.1 made default), {@code 4.9.0-patched} (patched jars, tuned parameters),
- * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned|-patched]} works the same way, except
- * {@code 4.9.8} and {@code 5.3.3}, which run only as themselves (stock jars, their own defaults; see
- * {@link #OWN_DEFAULTS_ONLY}).
+ * and {@code 4.9.1} (stock 4.9.1, its defaults). Any {@code <version>[-tuned]} works the same way, except
+ * {@code 4.9.8} and {@code 5.3.3}, which run only with their own defaults (see {@link #OWN_DEFAULTS_ONLY}).
+ * {@code <release>-patched} exists for the releases the patches declare themselves for ({@link Release}): 4.9.0's
+ * is the patched build with the tuned parameters; a later release's ({@link #patchedReleases}, e.g.
+ * {@code 4.9.7-patched}) is that release's stock distribution with its lib/ rewritten by patch-lib
+ * (scripts/patched-dist.sh) and the same conf as its stock variant, the release's own defaults (4.9.1+ defaults
+ * already include the send-path parameters).
  * {@code 4.9.0-patched-without-P7} (or {@code -without-P7+P8}) is the patched broker started with those patches
  * switched off ({@code -Drmqpatch.disable}): what one patch buys is all patches against all but that one.
  *
@@ -31,14 +38,32 @@ public final class Variant {
             + "(?:-without-([A-Z][0-9]+(?:\\+[A-Z][0-9]+)*))?)?(?:@([0-9]+))?(?:#[0-9]+)?");
 
     /**
-     * Versions that run only as themselves (no -tuned, no -patched), and why: 4.9.8's defaults already are the send-path
-     * parameters broker-tuned.conf sets (4.9.1 made them default), and the patches target 4.9.0 only. Their stock
+     * Versions that run only with their own defaults (no -tuned), and why: 4.9.8's defaults already are the send-path
+     * parameters broker-tuned.conf sets (4.9.1 made them default); 5.3.3 is a classic 5.x broker. Their stock
      * distributions come from scripts/stock-lib.sh (see broker-patches' pom); their conf is the distribution's
-     * conf/broker.conf, like 4.9.1's.
+     * conf/broker.conf, like 4.9.1's. Whether a -patched variant exists is {@link Release}'s to say, not this map's.
      */
     private static final Map<String, String> OWN_DEFAULTS_ONLY = Map.of(
-        "4.9.8", "its own defaults (they include the send-path parameters 4.9.1 made default; the patches target 4.9.0)",
-        "5.3.3", "its own defaults, as a classic broker (no proxy, no controller; the patches target 4.9.0)");
+        "4.9.8", "its own defaults (they include the send-path parameters 4.9.1 made default)",
+        "5.3.3", "its own defaults, as a classic broker (no proxy, no controller)");
+
+    /** The release the patches were written for: its -patched variant is the patched build with tuned parameters. */
+    private static final String PATCH_TARGET = Release.V4_9_0.version();
+
+    /**
+     * The later releases with a {@code <release>-patched} variant (4.9.3, 4.9.4, 4.9.7, 4.9.8): every {@link Release}
+     * after 4.9.0, oldest first. Their patched distribution is made by scripts/patched-dist.sh (patch-lib on the stock
+     * distribution's lib/).
+     */
+    public static List<String> patchedReleases() {
+        List<String> out = new ArrayList<>();
+        for (Release r : Release.values()) {
+            if (!r.version().equals(PATCH_TARGET)) {
+                out.add(r.version());
+            }
+        }
+        return List.copyOf(out);
+    }
 
     private final String name;
     private final String version;
@@ -66,17 +91,27 @@ public final class Variant {
                 + " or <version>-patched[-with-ID[+ID...]][-without-ID[+ID...]], each optionally followed by @<JDK> and by #<N> for another copy of the same"
                 + " (e.g. 4.9.0-tuned, 4.9.0-patched-without-P7, 4.9.0-patched@8, 4.9.0-tuned#2)");
         }
+        String version = m.group(1);
         String suffix = m.group(2);
-        String own = OWN_DEFAULTS_ONLY.get(m.group(1));
-        if (own != null && suffix != null) {
-            throw new IllegalArgumentException("variant '" + name + "': " + m.group(1) + " runs stock only, with " + own
-                + "; say " + m.group(1) + " (optionally @<JDK>, #<N>)");
-        }
         boolean patched = suffix != null && suffix.startsWith("-patched");
+        if (patched && Release.of(version) == null) {
+            throw new IllegalArgumentException("variant '" + name + "': no patched " + version + "; the patches declare"
+                + " themselves for " + Release.supported() + " only (" + PATCH_TARGET + "-patched, and "
+                + String.join(", ", patchedReleases()) + " through patch-lib), so -patched works with those; say "
+                + version + " for the stock one");
+        }
+        String own = OWN_DEFAULTS_ONLY.get(version);
+        if (own != null && suffix != null && !patched) {
+            throw new IllegalArgumentException("variant '" + name + "': " + version + " runs only with " + own + "; say "
+                + version + (Release.of(version) != null ? " or " + version + "-patched" : "") + " (optionally @<JDK>, #<N>)");
+        }
+        // 4.9.0-patched runs with the tuned parameters (the article's comparison); a later release's patched broker
+        // with that release's own defaults, as its stock variant.
+        boolean tuned = "-tuned".equals(suffix) || (patched && version.equals(PATCH_TARGET));
         List<String> enabled = m.group(3) == null ? List.of() : List.of(m.group(3).split("\\+"));
         List<String> disabled = m.group(4) == null ? List.of() : List.of(m.group(4).split("\\+"));
         Integer jdk = JdkSuffix.parse("variant '" + name + "'", m.group(5));
-        return new Variant(name.trim(), m.group(1), patched || "-tuned".equals(suffix), patched, enabled, disabled, jdk);
+        return new Variant(name.trim(), version, tuned, patched, enabled, disabled, jdk);
     }
 
     /** The JDK feature version the variant's servers are to run on, or null: the inherited JAVA_HOME. */
@@ -169,6 +204,23 @@ public final class Variant {
         return distDir.resolve(distName());
     }
 
+    /** Where a run's folder keeps the patch-lib report of a later release's patched distribution. */
+    public static final String RUN_REPORT = "rmqpatch-report.txt";
+
+    /**
+     * Copies the report patch-lib wrote into the distribution's lib/ (a later release's patched variant; what became of
+     * every patch there) into {@code workDir} as {@value #RUN_REPORT}, so a run's output says what the broker it measured
+     * carried. Returns the copy, or null when the distribution has no such report (stock, 4.9.0-patched).
+     */
+    public Path copyPatchLibReport(Path distDir, Path workDir) throws java.io.IOException {
+        Path report = dist(distDir).resolve("lib").resolve(LibPatch.REPORT_DIR).resolve(LibPatch.REPORT_TEXT);
+        if (!patched || !java.nio.file.Files.isRegularFile(report)) {
+            return null;
+        }
+        java.nio.file.Files.createDirectories(workDir);
+        return java.nio.file.Files.copy(report, workDir.resolve(RUN_REPORT), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     // The "tuned" rule, written here only: the conf file (confName) and the settings appended to it (overrides).
     // scripts/compare.sh and the efficiency mode read it in this JVM. scripts/deploy.sh and run-distributed.sh, which
     // are bash, ask this class through main() below, on the control host: that is where deploy/lib/confs.sh writes
@@ -179,7 +231,10 @@ public final class Variant {
     // would need a build step too. Asking the jar keeps the rule in compiled, unit-tested code; the bash takes only the
     // lines it validates (conf NAME, set KEY=VALUE) into broker.conf, never into a command line.
 
-    /** Patched variants run with tuned parameters: the article's baseline is the tuned 4.9.0. */
+    /**
+     * 4.9.0-patched runs with tuned parameters (the article's baseline is the tuned 4.9.0); a later release's patched
+     * variant with its own defaults, as its stock variant.
+     */
     public String confName() {
         return tuned ? "broker-tuned.conf" : "broker.conf";
     }
@@ -221,7 +276,10 @@ public final class Variant {
         }
     }
 
-    /** How to build the distribution when it is missing (scripts/build.sh arguments). */
+    /**
+     * How to build the distribution when it is missing (scripts/build.sh arguments; for a later release's patched
+     * variant build.sh makes the stock distribution first when it is missing, then patches its lib/).
+     */
     public String buildHint() {
         return "scripts/build.sh --rocketmq-version " + version + (patched ? "" : " --stock-only");
     }

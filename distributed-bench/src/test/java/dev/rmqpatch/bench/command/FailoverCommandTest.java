@@ -79,7 +79,7 @@ class FailoverCommandTest {
         assertEquals("--producers needs a whole number, not 'four'", error(args(root, "--producers", "four")));
         assertEquals("unknown option '--topology'", error(args(root, "--topology", "two-masters")));
         assertEquals("variant 4.9.0-tuned given twice", error(args(root, "--variants", "4.9.0-tuned,4.9.0-tuned")));
-        assertTrue(error(args(root, "--variants", "5.3.3-patched")).contains("runs stock only"));
+        assertTrue(error(args(root, "--variants", "5.3.3-patched")).contains("no patched 5.3.3"));
         assertEquals("unexpected argument 'x'", error(args(root, "x")));
     }
 

@@ -2,13 +2,17 @@ package dev.rmqpatch.bench.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class VariantTest {
 
@@ -25,7 +29,7 @@ class VariantTest {
     }
 
     @Test
-    void stock498And533RunAsThemselvesOnly() {
+    void stock498And533RunWithTheirOwnDefaultsOnly() {
         for (String v : new String[] {"4.9.8", "5.3.3"}) {
             Variant plain = Variant.parse(v + "@8#2");
             assertFalse(plain.patched());
@@ -33,11 +37,74 @@ class VariantTest {
             assertEquals("broker.conf", plain.confName());
             assertEquals(Map.of(), plain.overrides(8), "their own defaults");
             assertEquals(8, plain.jdk());
-            for (String suffix : new String[] {"-tuned", "-patched", "-patched-without-P7"}) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(v + suffix));
-                assertTrue(e.getMessage().contains(v + " runs stock only"), e.getMessage());
-            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(v + "-tuned"));
+            assertTrue(e.getMessage().contains(v + " runs only with its own defaults"), e.getMessage());
         }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse("4.9.8-tuned"));
+        assertTrue(e.getMessage().contains("say 4.9.8 or 4.9.8-patched"), e.getMessage());
+        for (String suffix : new String[] {"-patched", "-patched-without-P7"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> Variant.parse("5.3.3" + suffix));
+            assertTrue(e.getMessage().contains("no patched 5.3.3"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theLaterReleasesWithAPatchedVariantAreTheReleaseEnumsAfter490() {
+        assertEquals(List.of("4.9.3", "4.9.4", "4.9.7", "4.9.8"), Variant.patchedReleases());
+    }
+
+    @Test
+    void aLaterReleasesPatchedVariantIsItsStockDistributionPatchedWithItsOwnDefaults() {
+        for (String release : Variant.patchedReleases()) {
+            Variant v = Variant.parse(release + "-patched");
+            assertTrue(v.patched());
+            assertEquals(release, v.version());
+            assertEquals("rocketmq-" + release + "-patched", v.distName());
+            Variant stock = Variant.parse(release);
+            assertEquals(stock.confName(), v.confName(), "the stock variant's conf");
+            assertEquals("broker.conf", v.confName(), "the release's own defaults, not broker-tuned.conf");
+            assertEquals(stock.overrides(2), v.overrides(2));
+            assertEquals(Map.of(), v.overrides(2), "no tuned send thread pool");
+            assertEquals(List.of(), v.jvmOptions());
+            assertEquals("scripts/build.sh --rocketmq-version " + release, v.buildHint(), "build.sh patches the stock lib/");
+            assertEquals("scripts/build.sh --rocketmq-version " + release + " --stock-only", stock.buildHint());
+        }
+        Variant v = Variant.parse("4.9.7-patched-with-P14-without-P7+P9@8#2");
+        assertEquals("rocketmq-4.9.7-patched", v.distName());
+        assertEquals(8, v.jdk());
+        assertEquals(List.of("-Drmqpatch.enable=P14", "-Drmqpatch.disable=P7,P9"), v.jvmOptions());
+        assertEquals("broker.conf", v.confName());
+        assertEquals("broker-tuned.conf", Variant.parse("4.9.0-patched").confName(), "4.9.0's stays tuned");
+    }
+
+    @Test
+    void aRunFolderGetsTheReportOfALaterReleasesPatchedLib(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("dists/rocketmq-4.9.7-patched/lib/rmqpatch/report.txt");
+        Files.createDirectories(report.getParent());
+        Files.writeString(report, "P7 codec-on-io-thread applied\n");
+        Files.createDirectories(dir.resolve("dists/rocketmq-4.9.7-stock/lib"));
+        Path copy = Variant.parse("4.9.7-patched@8").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/brokers/x"));
+        assertEquals(dir.resolve("out/brokers/x").resolve(Variant.RUN_REPORT), copy);
+        assertEquals("P7 codec-on-io-thread applied\n", Files.readString(copy));
+        assertNull(Variant.parse("4.9.7").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/stock")), "stock: none");
+        assertFalse(Files.exists(dir.resolve("out/stock")), "nothing made for a variant without a report");
+        assertNull(Variant.parse("4.9.0-patched").copyPatchLibReport(dir.resolve("dists"), dir.resolve("out/p")),
+            "4.9.0-patched has no patch-lib report");
+    }
+
+    @Test
+    void aReleaseThePatchesDoNotDeclareHasNoPatchedVariantAndTheMessageNamesThoseThatDo() {
+        for (String bad : new String[] {"4.9.5-patched", "4.9.1-patched", "4.9.6-patched-without-P7@8", "5.3.3-patched"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Variant.parse(bad), bad);
+            String version = bad.substring(0, 5);
+            assertTrue(e.getMessage().contains("no patched " + version), e.getMessage());
+            assertTrue(e.getMessage().contains("4.9.0, 4.9.3, 4.9.4, 4.9.7, 4.9.8"), e.getMessage());
+            assertTrue(e.getMessage().contains("say " + version + " for the stock one"), e.getMessage());
+        }
+        assertEquals("rocketmq-4.9.5-stock", Variant.parse("4.9.5").distName(), "the stock one is still there");
+        assertEquals("rocketmq-4.9.3-stock", Variant.parse("4.9.3").distName());
+        assertEquals("rocketmq-4.9.4-stock", Variant.parse("4.9.4@8").distName());
+        assertEquals("rocketmq-4.9.7-stock", Variant.parse("4.9.7").distName());
     }
 
     @Test
