@@ -71,7 +71,7 @@ final class PullHeaderEncodePatch implements Patch {
             "4.9.7's pull request header carries bname (from RpcRequestHeader), and its makeCustomHeaderToNet puts "
             + "the fields of the class and its superclasses in through a HashSet, not in declaration order "
             + "(javap 4.9.7, 4.9.8; read 4.9.7): the hook makeRpcPullHeaderToNet writes those fields in that "
-            + "order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7)",
+            + "order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7, 4.9.8)",
             Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET,
                 Codec.ENCODE_RPC_PULL_HEADER)))
             : ReleaseFit.APPLIES;

@@ -70,7 +70,7 @@ final class ResponseHeaderEncodePatch implements Patch {
             "4.9.7's send request headers carry bname (from RpcRequestHeader) and SEND_MESSAGE_V2 n (no getter), "
             + "and its makeCustomHeaderToNet puts the fields of the class and its superclasses in through a HashSet, "
             + "not in declaration order (javap 4.9.7, 4.9.8; read 4.9.7): the hook makeRpcHeaderToNet writes those "
-            + "fields in that order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7)",
+            + "fields in that order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7, 4.9.8)",
             Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET, Codec.ENCODE_RPC_HEADER)))
             : ReleaseFit.APPLIES;
     }

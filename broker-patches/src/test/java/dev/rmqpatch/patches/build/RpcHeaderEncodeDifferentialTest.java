@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * the ext-field entries in insertion order (a LinkedHashMap as the ext fields: stock's order of puts, which decides the
  * order of colliding keys), the entries in iteration order of stock's own fresh HashMap, and the bytes of both
  * serializations (fastjson's JSON header, {@code RocketMQSerializable.rocketMQProtocolEncode}).
- * 4.9.7: the variants' hooks ({@code RpcHeaderHooks}); 4.9.0: the hooks as written ({@code RemotingCommandHooks}).
+ * 4.9.7 and 4.9.8: the variants' hooks ({@code RpcHeaderHooks}); 4.9.0: the hooks as written
+ * ({@code RemotingCommandHooks}).
  */
 class RpcHeaderEncodeDifferentialTest {
 
@@ -53,6 +54,22 @@ class RpcHeaderEncodeDifferentialTest {
             }
             for (String h : PULL) {
                 compared += compare(loader, RPC_HOOKS, h, "makeRpcPullHeaderToNet", 497);
+            }
+            assertEquals(5 * ROUNDS * 2, compared);
+        }
+    }
+
+    /** 4.9.8 (declared the same variants): its common, remoting and logging jars from the local repository. */
+    @Test
+    void variantsWriteWhatStock498Writes() throws Exception {
+        try (URLClassLoader loader = release498()) {
+            assertEquals("V4_9_8", versionDesc(loader));
+            int compared = 0;
+            for (String h : SEND) {
+                compared += compare(loader, RPC_HOOKS, h, "makeRpcHeaderToNet", 498);
+            }
+            for (String h : PULL) {
+                compared += compare(loader, RPC_HOOKS, h, "makeRpcPullHeaderToNet", 498);
             }
             assertEquals(5 * ROUNDS * 2, compared);
         }
@@ -243,21 +260,46 @@ class RpcHeaderEncodeDifferentialTest {
 
     /** 4.9.7's RocketMQ jars (the pom's release-4.9.7 copy), its fastjson and Netty, and the codec. */
     private static URLClassLoader release497() throws Exception {
-        Path lib = ReleaseLibs.release497();
-        Path repo = Path.of(System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
-        Path fastjson = repo.resolve("com/alibaba/fastjson/1.2.69_noneautotype/fastjson-1.2.69_noneautotype.jar");
-        Path netty = repo.resolve("io/netty/netty-all/4.1.65.Final/netty-all-4.1.65.Final.jar");
-        assumeTrue(Files.isRegularFile(fastjson) && Files.isRegularFile(netty), "no 4.9.7 fastjson/netty in " + repo);
         List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
+        try (Stream<Path> jars = Files.list(ReleaseLibs.release497())) {
             for (Path p : (Iterable<Path>) jars.sorted()::iterator) {
                 urls.add(p.toUri().toURL());
             }
         }
+        URLClassLoader loader = withFastjsonNettyAndCodec(urls);
+        assertEquals("V4_9_7", versionDesc(loader));
+        return loader;
+    }
+
+    /** 4.9.8's common, remoting and logging from the local repository (skipped when absent), as 4.9.7's. */
+    private static URLClassLoader release498() throws Exception {
+        List<URL> urls = new ArrayList<>();
+        for (String a : new String[] {"common", "remoting", "logging"}) {
+            Path jar = repo().resolve("org/apache/rocketmq/rocketmq-" + a + "/4.9.8/rocketmq-" + a + "-4.9.8.jar");
+            assumeTrue(Files.isRegularFile(jar), "no " + jar);
+            urls.add(jar.toUri().toURL());
+        }
+        return withFastjsonNettyAndCodec(urls);
+    }
+
+    private static Path repo() {
+        return Path.of(System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
+    }
+
+    /** 4.9.7's and 4.9.8's fastjson and Netty (their distributions' lib/), and the codec, after {@code urls}. */
+    private static URLClassLoader withFastjsonNettyAndCodec(List<URL> urls) throws Exception {
+        Path fastjson = repo().resolve("com/alibaba/fastjson/1.2.69_noneautotype/fastjson-1.2.69_noneautotype.jar");
+        Path netty = repo().resolve("io/netty/netty-all/4.1.65.Final/netty-all-4.1.65.Final.jar");
+        assumeTrue(Files.isRegularFile(fastjson) && Files.isRegularFile(netty), "no 4.9.7 fastjson/netty in " + repo());
         urls.add(fastjson.toUri().toURL());
         urls.add(netty.toUri().toURL());
         urls.add(codeSource(HOOKS));
         return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static String versionDesc(ClassLoader loader) throws Exception {
+        Class<?> version = loader.loadClass("org.apache.rocketmq.common.MQVersion");
+        return (String) version.getMethod("getVersionDesc", int.class).invoke(null, version.getField("CURRENT_VERSION").get(null));
     }
 
     /** 4.9.0's jars as on the test class path (the stock jars the codec is compiled against) and the codec. */
@@ -269,10 +311,7 @@ class RpcHeaderEncodeDifferentialTest {
             urls.add(codeSource(cls));
         }
         URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-        Class<?> version = loader.loadClass("org.apache.rocketmq.common.MQVersion");
-        assertTrue(version.getField("CURRENT_VERSION").get(null).toString().length() > 0);
-        assertEquals("V4_9_0", version.getMethod("getVersionDesc", int.class).invoke(null,
-            version.getField("CURRENT_VERSION").get(null)));
+        assertEquals("V4_9_0", versionDesc(loader));
         return loader;
     }
 
