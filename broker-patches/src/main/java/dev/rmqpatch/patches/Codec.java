@@ -14,6 +14,10 @@ final class Codec {
         "(L" + Stock.REMOTING_COMMAND + ";)Z");
     static final MethodRef DECODE_PULL_HEADER = new MethodRef(HOOKS, "decodePullCustomHeader", DECODE_HEADER.desc);
     static final MethodRef ENCODE_PULL_HEADER = new MethodRef(HOOKS, "makePullHeaderToNet", ENCODE_HEADER.desc);
+    /** P4's and P11's 4.9.7+ variants: the encoders of 4.9.7's header fields and key order (RpcHeaderEncoders). */
+    static final String RPC_HOOKS = "dev/rmqpatch/codec/hook/RpcHeaderHooks";
+    static final MethodRef ENCODE_RPC_HEADER = new MethodRef(RPC_HOOKS, "makeRpcHeaderToNet", ENCODE_HEADER.desc);
+    static final MethodRef ENCODE_RPC_PULL_HEADER = new MethodRef(RPC_HOOKS, "makeRpcPullHeaderToNet", ENCODE_HEADER.desc);
     static final MethodRef DECODE_JSON_HEADER = new MethodRef(HOOKS, "decodeJsonHeader", Stock.JSON_DECODE.desc);
     static final MethodRef ENCODE_JSON_HEADER = new MethodRef(HOOKS, "encodeJsonHeader", Stock.JSON_ENCODE.desc);
     static final MethodRef ENCODE_PROPERTIES = new MethodRef(PROPERTIES, "encode", "(Ljava/util/Map;)Ljava/lang/String;");

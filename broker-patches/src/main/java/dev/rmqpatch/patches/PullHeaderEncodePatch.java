@@ -61,11 +61,20 @@ final class PullHeaderEncodePatch implements Patch {
         return "PullHeaderEncodeBenchmark";
     }
 
+    /**
+     * 4.9.7+: the variant's hook writes with {@code RpcHeaderEncoders}, which know 4.9.7's fields and key order; the
+     * codecs as written would drop the pull request's {@code bname} (HeaderMirrors refuses them there).
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_7) ? ReleaseFit.needsVariant(
-            "4.9.7's pull header carries bname (from RpcRequestHeader) that the pull group's "
-            + "codecs (P10, P11) do not name (javap, read): a variant of the codecs with it") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_7) ? ReleaseFit.variant(
+            "4.9.7's pull request header carries bname (from RpcRequestHeader), and its makeCustomHeaderToNet puts "
+            + "the fields of the class and its superclasses in through a HashSet, not in declaration order "
+            + "(javap 4.9.7, 4.9.8; read 4.9.7): the hook makeRpcPullHeaderToNet writes those fields in that "
+            + "order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7, 4.9.8)",
+            Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET,
+                Codec.ENCODE_RPC_PULL_HEADER)))
+            : ReleaseFit.APPLIES;
     }
 
     @Override

@@ -60,11 +60,19 @@ final class ResponseHeaderEncodePatch implements Patch {
         return "ResponseHeaderEncodeBenchmark";
     }
 
+    /**
+     * 4.9.7+: the variant's hook writes with {@code RpcHeaderEncoders}, which know 4.9.7's fields and key order; the
+     * codecs as written would drop {@code bname} and V2's {@code n} (HeaderMirrors refuses them there).
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_7) ? ReleaseFit.needsVariant(
-            "4.9.7's send headers carry n and bname (from RpcRequestHeader) that the send group's "
-            + "codecs (P1, P4) do not name (javap, read): a variant of the codecs with those fields") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_7) ? ReleaseFit.variant(
+            "4.9.7's send request headers carry bname (from RpcRequestHeader) and SEND_MESSAGE_V2 n (no getter), "
+            + "and its makeCustomHeaderToNet puts the fields of the class and its superclasses in through a HashSet, "
+            + "not in declaration order (javap 4.9.7, 4.9.8; read 4.9.7): the hook makeRpcHeaderToNet writes those "
+            + "fields in that order (RpcHeaderEncoders; RpcHeaderEncodeDifferentialTest against stock 4.9.7, 4.9.8)",
+            Collections.<MethodEdit>singletonList(new EntryHook(Stock.MAKE_CUSTOM_HEADER_TO_NET, Codec.ENCODE_RPC_HEADER)))
+            : ReleaseFit.APPLIES;
     }
 
     @Override

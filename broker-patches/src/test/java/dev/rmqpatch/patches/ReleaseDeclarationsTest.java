@@ -1,6 +1,7 @@
 package dev.rmqpatch.patches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +51,17 @@ class ReleaseDeclarationsTest {
         assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P1").on(Release.V4_9_4).kind());
         assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P10").on(Release.V4_9_4).kind());
         assertEquals(ReleaseFit.Kind.APPLIES, byId("P4").on(Release.V4_9_4).kind());
-        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P4").on(Release.V4_9_7).kind());
+        // P4 and P11 on 4.9.7+: variants, whose hooks write 4.9.7's fields in 4.9.7's order (RpcHeaderHooks).
+        for (String id : new String[] {"P4", "P11"}) {
+            assertEquals(ReleaseFit.Kind.APPLIES, byId(id).on(Release.V4_9_4).kind(), id);
+            for (Release r : new Release[] {Release.V4_9_7, Release.V4_9_8}) {
+                ReleaseFit fit = byId(id).on(r);
+                assertEquals(ReleaseFit.Kind.VARIANT, fit.kind(), id + " on " + r.version());
+                assertEquals(1, fit.variantEdits().size(), id);
+                assertNotEquals(byId(id).edits().get(0).describe(), fit.variantEdits().get(0).describe(), id);
+                assertTrue(fit.variantEdits().get(0).describe().contains("RpcHeaderHooks"), fit.variantEdits().get(0).describe());
+            }
+        }
         assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P2").on(Release.V4_9_3).kind());
         assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P13").on(Release.V4_9_3).kind());
         assertEquals(ReleaseFit.Kind.APPLIES, byId("P28").on(Release.V4_9_3).kind());

@@ -23,51 +23,68 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 
 /**
- * A check of {@link ReleasePlan}'s, not of the patcher's: the header codecs the entry hooks of P1/P4 (the send group
- * of the codec's {@code HeaderCodecs}) and P10/P11 (its pull group) hand a header to must name, as a string constant,
- * every field the release's header class has, its superclasses' included (stock's reflection walks them from 4.9.7's
- * {@code RpcRequestHeader} on). The entry hooks themselves fit any release whose {@code RemotingCommand} keeps the
- * methods' descriptors, so without this a release that added a header field would "apply" while the codec drops the
- * field. Everything is read from class files: the codec's from this tool's class path, the headers' from the lib/.
+ * A check of {@link ReleasePlan}'s, not of the patcher's: the header codecs an entry hook hands a header to must name,
+ * as a string constant, every field the release's header class has, its superclasses' included (stock's reflection
+ * walks them from 4.9.7's {@code RpcRequestHeader} on). The groups are the codec's registries' arrays: the send and
+ * pull groups of {@code HeaderCodecs} (P1/P4 and P10/P11 as written) and of {@code RpcHeaderEncoders} (P4's and P11's
+ * 4.9.7+ variants); a group that misses a field refuses every patch whose edits call one of its hooks. The entry hooks
+ * themselves fit any release whose {@code RemotingCommand} keeps the methods' descriptors, so without this a release
+ * that added a header field would "apply" while the codec drops the field. Everything is read from class files: the
+ * codec's from this tool's class path, the headers' from the lib/.
  */
 final class HeaderMirrors {
 
     private static final String HEADER_CODECS = "dev/rmqpatch/codec/header/HeaderCodecs";
+    private static final String RPC_HEADER_ENCODERS = "dev/rmqpatch/codec/header/RpcHeaderEncoders";
+    private static final String HOOKS = "dev/rmqpatch/codec/hook/RemotingCommandHooks.";
+    private static final String RPC_HOOKS = "dev/rmqpatch/codec/hook/RpcHeaderHooks.";
 
-    /** HeaderCodecs' group field to the patches whose hooks use that group (HeaderCodecs' Javadoc says the same). */
-    private static final Map<String, List<String>> PATCHES_OF_GROUP = new LinkedHashMap<String, List<String>>();
+    /**
+     * Each registry's group field to the hook methods (owner.name) that hand headers to that group (the
+     * registries' and the hooks' Javadoc say the same; ReleasePlanTest: P4 and P11 as written are refused on 4.9.7,
+     * their variants are not).
+     */
+    private static final Map<String, List<String>> HOOKS_OF_GROUP = new LinkedHashMap<String, List<String>>();
 
     static {
-        PATCHES_OF_GROUP.put("SEND", Arrays.asList("P1", "P4"));
-        PATCHES_OF_GROUP.put("PULL", Arrays.asList("P10", "P11"));
+        HOOKS_OF_GROUP.put(HEADER_CODECS + ".SEND",
+            Arrays.asList(HOOKS + "decodeCommandCustomHeader", HOOKS + "makeCustomHeaderToNet"));
+        HOOKS_OF_GROUP.put(HEADER_CODECS + ".PULL", Arrays.asList(HOOKS + "decodePullCustomHeader", HOOKS + "makePullHeaderToNet"));
+        HOOKS_OF_GROUP.put(RPC_HEADER_ENCODERS + ".SEND", Arrays.asList(RPC_HOOKS + "makeRpcHeaderToNet"));
+        HOOKS_OF_GROUP.put(RPC_HEADER_ENCODERS + ".PULL", Arrays.asList(RPC_HOOKS + "makeRpcPullHeaderToNet"));
     }
 
     private HeaderMirrors() {
     }
 
-    /** Patch id to why its codecs do not mirror the release's headers; empty when they all do. */
+    /**
+     * Hook method ({@code owner.name}, owner an internal name) to why the codecs it hands headers to do not mirror the
+     * release's headers; empty when they all do. A patch is refused when one of its edits calls such a hook.
+     */
     static Map<String, String> check(ClassPool lib) throws IOException {
         Map<String, String> refusals = new LinkedHashMap<String, String>();
-        ClassNode codecs = codecClass(HEADER_CODECS);
-        List<String> pending = new ArrayList<String>();
-        for (MethodNode m : codecs.methods) {
-            if (!m.name.equals("<clinit>")) {
-                continue;
-            }
-            for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-                if (insn.getOpcode() == Opcodes.NEW) {
-                    pending.add(((TypeInsnNode) insn).desc);
-                } else if (insn.getOpcode() == Opcodes.PUTSTATIC && ((FieldInsnNode) insn).owner.equals(HEADER_CODECS)) {
-                    List<String> patches = PATCHES_OF_GROUP.get(((FieldInsnNode) insn).name);
-                    if (patches != null) {
-                        String why = checkGroup(lib, pending);
-                        if (why != null) {
-                            for (String id : patches) {
-                                refusals.put(id, why);
+        for (String registry : new String[] {HEADER_CODECS, RPC_HEADER_ENCODERS}) {
+            ClassNode codecs = codecClass(registry);
+            List<String> pending = new ArrayList<String>();
+            for (MethodNode m : codecs.methods) {
+                if (!m.name.equals("<clinit>")) {
+                    continue;
+                }
+                for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+                    if (insn.getOpcode() == Opcodes.NEW) {
+                        pending.add(((TypeInsnNode) insn).desc);
+                    } else if (insn.getOpcode() == Opcodes.PUTSTATIC && ((FieldInsnNode) insn).owner.equals(registry)) {
+                        List<String> hooks = HOOKS_OF_GROUP.get(registry + "." + ((FieldInsnNode) insn).name);
+                        if (hooks != null) {
+                            String why = checkGroup(lib, pending);
+                            if (why != null) {
+                                for (String hook : hooks) {
+                                    refusals.put(hook, why);
+                                }
                             }
                         }
+                        pending = new ArrayList<String>();
                     }
-                    pending = new ArrayList<String>();
                 }
             }
         }

@@ -129,9 +129,13 @@ public final class ReleasePlan {
             Map<String, Refused> refused = new LinkedHashMap<String, Refused>();
             Map<String, String> mirrors = HeaderMirrors.check(pool);
             for (Patch p : patches) {
-                if (mirrors.containsKey(p.id())) {
-                    kept.remove(p);
-                    refused.put(p.id(), new Refused(p, MIRRORED_MEMBER, mirrors.get(p.id())));
+                for (MethodRef call : calls(p)) {
+                    String why = mirrors.get(call.owner + "." + call.name);
+                    if (why != null) {
+                        kept.remove(p);
+                        refused.put(p.id(), new Refused(p, MIRRORED_MEMBER, why));
+                        break;
+                    }
                 }
             }
             CodecLinks links = CodecLinks.of(pool, lib.jars());

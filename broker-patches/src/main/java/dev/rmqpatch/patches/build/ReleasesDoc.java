@@ -43,7 +43,8 @@ final class ReleasesDoc {
             cells.add(PatchTargets.label(p));
             for (Release r : Release.values()) {
                 ReleaseFit fit = p.on(r);
-                cells.add(fit.applies() ? "applies" : "**" + fit.kind().text() + "**");
+                // A variant applies, but with other edits than the patch as written: shown, with its description below.
+                cells.add(fit.kind() == ReleaseFit.Kind.APPLIES ? "applies" : "**" + fit.kind().text() + "**");
             }
             PatchesDoc.row(sb, cells.toArray(new String[0]));
         }
@@ -66,7 +67,7 @@ final class ReleasesDoc {
     }
 
     private static void reason(StringBuilder sb, Patch p, List<Release> releases, ReleaseFit fit) {
-        if (fit == null || fit.applies()) {
+        if (fit == null || fit.kind() == ReleaseFit.Kind.APPLIES) {
             return;
         }
         StringBuilder on = new StringBuilder();

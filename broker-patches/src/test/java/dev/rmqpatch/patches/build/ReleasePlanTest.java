@@ -11,13 +11,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import dev.rmqpatch.patches.Patch;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
+import dev.rmqpatch.patches.ReleaseVariant;
 import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.cli.PlanRelease;
 import org.junit.jupiter.api.Test;
@@ -158,4 +163,31 @@ class ReleasePlanTest {
         assertTrue(byId.get("S1").applies(), byId.get("S1").reason);
     }
 
+
+    /**
+     * P4's and P11's 4.9.7 variants: applied on 4.9.7 (HeaderMirrors finds every field of 4.9.7's headers named by
+     * RpcHeaderEncoders, CodecLinks finds getBname), while the codecs as written stay refused there (above); on 4.9.0
+     * the same variants would not link (its headers have no getBname), so the witnesses keep them off it.
+     */
+    @Test
+    void theHeaderEncodeVariantsApplyOn497AndWouldNotLinkOn490() throws Exception {
+        List<Patch> variants = new ArrayList<>();
+        for (Patch p : Patches.all()) {
+            if (p.id().equals("P4") || p.id().equals("P11")) {
+                variants.add(ReleaseVariant.of(p, Release.V4_9_7));
+            }
+        }
+        assertEquals(2, variants.size());
+        ReleasePlan on497 = ReleasePlan.of(ReleaseLib.of(ReleaseLibs.release497().toFile()), variants, StartupReport.edits());
+        for (ReleasePlan.Outcome o : on497.outcomes()) {
+            assertTrue(o.applies(), o.id + ": " + o.reason);
+        }
+        assumeTrue(TestJars.rocketmqVersion().equals("4.9.0"), "the stock jars on the class path are 4.9.0's");
+        ReleasePlan on490 = ReleasePlan.of(ReleaseLib.of(TestJars.stockLib(tmp.resolve("lib490")).toFile()), variants,
+            StartupReport.edits());
+        for (ReleasePlan.Outcome o : on490.outcomes()) {
+            assertEquals(ReleasePlan.CODEC_LINK, o.kind, o.id + ": " + o.reason);
+            assertTrue(o.reason.contains("getBname"), o.reason);
+        }
+    }
 }
