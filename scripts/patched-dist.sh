@@ -26,7 +26,10 @@ EOF_USAGE
 die() { echo "patched-dist.sh: $*" >&2; exit 2; }
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
-[ $# -eq 2 ] || { usage >&2; exit 2; }
+for a in "$@"; do
+  case "$a" in -*) die "unknown flag '$a' (see --help)" ;; esac
+done
+[ $# -eq 2 ] || die "needs STOCK_DIST and OUT_DIST (see --help)"
 stock=$1
 out=${2%/}
 [ -x "$stock/bin/mqbroker" ] && [ -d "$stock/lib" ] || die "not a RocketMQ distribution (no bin/mqbroker or lib/): $stock"
