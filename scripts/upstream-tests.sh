@@ -53,6 +53,10 @@ Examples:
   scripts/upstream-tests.sh --side patched --disable P21,P8   # patched with two patches off, against the baseline
   scripts/upstream-tests.sh --side both --modules common --tests StatsItemSetTest
 
+When Maven itself does not complete a module (surefire's test JVM ended without a result: a crash, or System.exit
+in upstream's IntegrationTestBase when a broker cannot start), its errors are shown and that one Maven run is made
+once more (listed in the output folder's maven-retries.txt); a second time is exit status 3.
+
 Exit status: 0 no regression, 1 at least one regression, 2 bad arguments, 3 the suite could not be set up or run.
 EOF
 }
@@ -277,19 +281,40 @@ run_module() {
     # Upstream's it-test profile: every *IT but NormalMsgDelayIT (failsafe there; surefire here, same classes).
     args+=("-Dtest=*IT,!NormalMsgDelayIT")
   fi
-  rm -rf "$mdir/target/surefire-reports" "$cache/home"
-  mkdir -p "$dest" "$cache/home"
-  local log=$dest/maven.log
-  # Offline once every artifact is there; online only when offline resolution fails (the first run).
-  if ! (cd "$tree" && nice mvn -o "${args[@]}") >"$log" 2>&1; then
-    if grep -q -i -E 'offline|Missing:|could not be resolved|not found' "$log"; then
-      (cd "$tree" && nice mvn "${args[@]}") >"$log" 2>&1 || true
+  mkdir -p "$dest"
+  # A second attempt only when Maven itself did not complete (surefire's forked test JVM ended without a result: a
+  # crash, System.exit in upstream's IntegrationTestBase when a broker cannot bind its port): said on the console and
+  # in maven-retries.txt; a test that fails is a result and is never run again here (reruns are rerun_side's).
+  local attempt log
+  for attempt in 1 2; do
+    rm -rf "$mdir/target/surefire-reports" "$cache/home"
+    mkdir -p "$cache/home"
+    log=$dest/maven.log
+    [ "$attempt" = 1 ] || log=$dest/maven-attempt-$attempt.log
+    # Offline once every artifact is there; online only when offline resolution fails (the first run).
+    if ! (cd "$tree" && nice mvn -o "${args[@]}") >"$log" 2>&1; then
+      if grep -q -i -E 'offline|Missing:|could not be resolved|not found' "$log"; then
+        (cd "$tree" && nice mvn "${args[@]}") >"$log" 2>&1 || true
+      fi
     fi
-  fi
-  if ! grep -q 'BUILD SUCCESS' "$log"; then
-    tail -30 "$log" >&2
-    fail "Maven did not complete module $m on $s (log: $log)"
-  fi
+    grep -q 'BUILD SUCCESS' "$log" && break
+    {
+      echo "--- Maven's errors (attempt $attempt, $log):"
+      grep -E '^\[ERROR\]|Caused by|goodbye|Crashed tests' "$log" | head -25 || true
+      local dump
+      for dump in "$mdir"/target/surefire-reports/*.dump*; do
+        [ -f "$dump" ] || continue
+        echo "--- $(basename "$dump") (head):"; head -20 "$dump"
+      done
+    } >&2
+    if [ -d "$mdir/target/surefire-reports" ]; then
+      cp -r "$mdir/target/surefire-reports" "$dest/surefire-reports-attempt-$attempt"
+      echo "--- surefire's reports of attempt $attempt kept in $dest/surefire-reports-attempt-$attempt" >&2
+    fi
+    [ "$attempt" = 1 ] || fail "Maven did not complete module $m on $s, twice (logs: $dest/maven*.log)"
+    say "$s: Maven did not complete module $m (errors above); running it once more"
+    echo "$s $m ${filter:-all}: Maven did not complete on attempt 1 (log: $log)" >>"$out/maven-retries.txt"
+  done
   cp "$mdir"/target/surefire-reports/TEST-*.xml "$dest/" 2>/dev/null || true
   rm -rf "$cache/home"
 }
