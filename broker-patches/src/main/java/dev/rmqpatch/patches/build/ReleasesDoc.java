@@ -10,7 +10,7 @@ import dev.rmqpatch.patches.ReleaseFit;
 
 /**
  * docs/releases.md's table of what each patch declares per release ({@link Patch#on(Release)}), with every reason
- * once, generated from the patch classes (the region between {@value #BEGIN} and {@value #END}), so the page cannot
+ * (and every variant's account of itself) once, generated from the patch classes (the region between {@value #BEGIN} and {@value #END}), so the page cannot
  * drift from the declarations.
  */
 final class ReleasesDoc {
@@ -43,7 +43,8 @@ final class ReleasesDoc {
             cells.add(PatchTargets.label(p));
             for (Release r : Release.values()) {
                 ReleaseFit fit = p.on(r);
-                cells.add(fit.applies() ? "applies" : "**" + fit.kind().text() + "**");
+                cells.add(fit.kind() == ReleaseFit.Kind.APPLIES ? "applies" : fit.kind() == ReleaseFit.Kind.VARIANT
+                    ? "**variant**" : "**" + fit.kind().text() + "**");
             }
             PatchesDoc.row(sb, cells.toArray(new String[0]));
         }
@@ -66,7 +67,7 @@ final class ReleasesDoc {
     }
 
     private static void reason(StringBuilder sb, Patch p, List<Release> releases, ReleaseFit fit) {
-        if (fit == null || fit.applies()) {
+        if (fit == null || fit.kind() == ReleaseFit.Kind.APPLIES) {
             return;
         }
         StringBuilder on = new StringBuilder();
