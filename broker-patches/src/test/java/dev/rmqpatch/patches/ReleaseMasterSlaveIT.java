@@ -64,13 +64,34 @@ class ReleaseMasterSlaveIT {
                 assertTrue(inJars.contains(label), label + " not in the jars: " + line);
                 assertTrue(active.contains(label.split(" ")[0]), label + " not active: " + line);
             }
-            slaveAnswersAsStock497(tc, cluster);
+            slaveAnswersAsStock497(tc, cluster, "P13 and P15 as variants");
             // Clean shutdowns flush what each holds (the slave was stopped above).
             cluster.stop(cluster.master());
             assertArrayEquals(prefix(cluster.master().store().resolve("commitlog"), masterEnd),
                 prefix(cluster.slave().store().resolve("commitlog"), masterEnd), "the slave's CommitLog is not the master's");
             System.out.println("[ReleaseMasterSlaveIT] " + MESSAGES + " messages SEND_OK and read back; CommitLog end "
                 + masterEnd + " on both, the same bytes");
+        }
+    }
+
+    /**
+     * The control: the same install with -Drmqpatch.disable=P13,P15 runs stock 4.9.7's code on those paths (the
+     * switches' bridges) and gives the same answers within the same bounds.
+     */
+    @Test
+    void withP13AndP15DisabledThePairAnswersAsStock497() throws Exception {
+        Path dist = tmp.resolve("rocketmq-4.9.7-patch-lib");
+        PatchLibDist.make(TestCluster.dist("stock497"), dist);
+        try (TestCluster tc = new TestCluster(dist, "ms-sync/broker-a.conf", "slaveTimeout=" + SLAVE_TIMEOUT_MS,
+            "syncFlushTimeout=" + SYNC_FLUSH_TIMEOUT_MS).topology(Topology.MS_SYNC).javaOpt("-Drmqpatch.disable=P13,P15")
+            .start()) {
+            DropInIT.roundTrip(tc, "4.9.7 SYNC_MASTER + SLAVE, P13 and P15 off", 20);
+            String line = Files.readAllLines(tc.brokerLog(), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains("rmqpatch: patches in the jars: ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + tc.brokerLog()));
+            String active = line.substring(line.indexOf("; active: ")).split(";")[1];
+            assertTrue(!active.contains("P13") && !active.contains("P15") && line.contains("[P13, P15]"), line);
+            slaveAnswersAsStock497(tc, tc.cluster(), "P13 and P15 disabled (stock 4.9.7's paths)");
         }
     }
 
@@ -82,7 +103,7 @@ class ReleaseMasterSlaveIT {
      * with it stopped (SLAVE_NOT_AVAILABLE once the master has dropped the connection; a send that was queued before
      * that times out as above). The slave is stopped afterwards.
      */
-    private static void slaveAnswersAsStock497(TestCluster tc, LocalCluster cluster) throws Exception {
+    private static void slaveAnswersAsStock497(TestCluster tc, LocalCluster cluster, String what) throws Exception {
         DefaultMQProducer producer = new DefaultMQProducer("release-ms-it-producer");
         producer.setNamesrvAddr(tc.namesrvAddr());
         producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
@@ -113,7 +134,7 @@ class ReleaseMasterSlaveIT {
                     "slave stopped: " + stopped);
             }
             assertEquals(SendStatus.SLAVE_NOT_AVAILABLE, stopped, "slave stopped, the master has dropped it");
-            System.out.println("[ReleaseMasterSlaveIT] slave paused: FLUSH_SLAVE_TIMEOUT after " + took
+            System.out.println("[ReleaseMasterSlaveIT] " + what + ": slave paused: FLUSH_SLAVE_TIMEOUT after " + took
                 + " ms; slave stopped: SLAVE_NOT_AVAILABLE");
         } finally {
             producer.shutdown();
