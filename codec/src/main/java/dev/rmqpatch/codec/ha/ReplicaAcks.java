@@ -202,18 +202,19 @@ public final class ReplicaAcks {
 
     /**
      * {@code GroupCommitRequest.getDeadLine()}, which 4.9.3+ has and 4.9.0 (this codec's compile-time RocketMQ) does
-     * not: looked up once, on first use, so only the variant's put reaches it (P13's variant requires the release's
-     * doWaitTransfer to call it).
+     * not: looked up once, when the variant's put first needs it (P13's variant requires the release's doWaitTransfer to
+     * call it).
      */
     static final class Deadline {
-        private static final MethodHandle GET_DEAD_LINE;
+        /** Null where the release has no getDeadLine() (4.9.0): the class still initialises (JDK 8 probe loads every class). */
+        private static final MethodHandle GET_DEAD_LINE = lookUp();
 
-        static {
+        private static MethodHandle lookUp() {
             try {
-                GET_DEAD_LINE = MethodHandles.publicLookup().findVirtual(CommitLog.GroupCommitRequest.class,
-                    "getDeadLine", MethodType.methodType(long.class));
+                return MethodHandles.publicLookup().findVirtual(CommitLog.GroupCommitRequest.class, "getDeadLine",
+                    MethodType.methodType(long.class));
             } catch (NoSuchMethodException | IllegalAccessException e) {
-                throw new ExceptionInInitializerError(e);
+                return null;
             }
         }
 
@@ -221,6 +222,10 @@ public final class ReplicaAcks {
         }
 
         static long of(CommitLog.GroupCommitRequest request) {
+            if (GET_DEAD_LINE == null) {
+                throw new IllegalStateException("this release's GroupCommitRequest has no getDeadLine(): P13's variant "
+                    + "is for 4.9.3 to 4.9.8, whose doWaitTransfer its witness checks");
+            }
             try {
                 return (long) GET_DEAD_LINE.invokeExact(request);
             } catch (RuntimeException | Error e) {
