@@ -10,8 +10,8 @@ import dev.rmqpatch.patches.ReleaseFit;
 
 /**
  * docs/releases.md's table of what each patch declares per release ({@link Patch#on(Release)}), with every reason
- * (and every variant's account of itself) once, generated from the patch classes (the region between {@value #BEGIN} and {@value #END}), so the page cannot
- * drift from the declarations.
+ * (and every variant's account of itself) once, generated from the patch classes (the region between {@value #BEGIN}
+ * and {@value #END}), so the page cannot drift from the declarations.
  */
 final class ReleasesDoc {
 

@@ -104,7 +104,7 @@ public final class ReplicaAcks {
         return true;
     }
 
-    /** The transfer thread's round at these clock readings (milliseconds for 4.9.0's requests, nanoseconds for the variant's). */
+    /** The transfer thread's round at these clock readings (ms for 4.9.0's requests, ns for the variant's). */
     static void sweepAt(long nowMillis, long nowNanos) {
         for (Waiting w : ALL) {
             w.drain(w.acked.get(), nowMillis, nowNanos, true);
@@ -194,7 +194,7 @@ public final class ReplicaAcks {
             this.nanos = nanos;
         }
 
-        /** 4.9.0: {@code now >= waitUntilWhen}; 4.9.3+: {@code !(deadLine - System.nanoTime() > 0)}, as stock's loops exit. */
+        /** 4.9.0: {@code now >= waitUntilWhen}; 4.9.3+: {@code !(deadLine - nanoTime() > 0)}, as stock's loops exit. */
         boolean expired(long nowMillis, long nowNanos) {
             return nanos ? deadline - nowNanos <= 0 : nowMillis >= deadline;
         }
@@ -202,11 +202,11 @@ public final class ReplicaAcks {
 
     /**
      * {@code GroupCommitRequest.getDeadLine()}, which 4.9.3+ has and 4.9.0 (this codec's compile-time RocketMQ) does
-     * not: looked up once, when the variant's put first needs it (P13's variant requires the release's doWaitTransfer to
-     * call it).
+     * not: looked up once, when the variant's put first needs it (P13's variant requires the release's
+     * doWaitTransfer to call it).
      */
     static final class Deadline {
-        /** Null where the release has no getDeadLine() (4.9.0): the class still initialises (JDK 8 probe loads every class). */
+        /** Null where the release has no getDeadLine() (4.9.0): the class still initialises (the JDK 8 probe's). */
         private static final MethodHandle GET_DEAD_LINE = lookUp();
 
         private static MethodHandle lookUp() {
