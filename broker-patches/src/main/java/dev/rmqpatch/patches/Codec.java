@@ -71,6 +71,10 @@ final class Codec {
     static final MethodRef DIRECT_RESPONSE_EXECUTOR = new MethodRef(REMOTING + "DirectResponse", "sendMessageExecutor",
         "(L" + Stock.BROKER_CONTROLLER + ";" + Stock.GET_SEND_MESSAGE_EXECUTOR.desc.substring(1));
 
+    /** P15's variant (4.9.3+): instead of getPutMessageFutureExecutor() in the same call. */
+    static final MethodRef DIRECT_RESPONSE_PUT_FUTURE_EXECUTOR = new MethodRef(REMOTING + "DirectResponse",
+        "putMessageFutureExecutor", "(L" + Stock.BROKER_CONTROLLER + ";" + Stock.GET_PUT_MESSAGE_FUTURE_EXECUTOR.desc.substring(1));
+
     static final MethodRef BIND_LOCAL_ADDRESS = new MethodRef(SECURITY + "BindAddress", "localAddress",
         "(Lio/netty/bootstrap/ServerBootstrap;" + Stock.BOOTSTRAP_LOCAL_ADDRESS.desc.substring(1));
     static final MethodRef BIND_SERVER_SOCKET = new MethodRef(SECURITY + "BindAddress", "bind",
@@ -91,6 +95,9 @@ final class Codec {
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));
     static final MethodRef REPLICA_NOTIFY_TRANSFER_SOME = new MethodRef(REPLICA_ACKS, "notifyTransferSome",
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
+    /** P13's variant (4.9.3+): the request waits until its own deadline. */
+    static final MethodRef REPLICA_PUT_REQUEST_UNTIL_DEADLINE = new MethodRef(REPLICA_ACKS, "putRequestUntilDeadline",
+        "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));
     static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
 
     static final String HA_WAKEUPS = "dev/rmqpatch/codec/ha/HaWakeups";

@@ -65,11 +65,24 @@ final class DirectResponsePatch implements Patch {
         return "end to end: scripts/compare.sh --efficiency --topology ms-sync with and without -Drmqpatch.disable=P15";
     }
 
+    /**
+     * 4.9.3 to 4.9.8: {@code asyncProcessRequest(ctx, request, callback)} is 4.9.0's but for the executor,
+     * {@code thenAcceptAsync(responseCallback::callback, this.brokerController.getPutMessageFutureExecutor())}
+     * (SendMessageProcessor.java line 87 in 4.9.3 and 4.9.4, 86 in 4.9.7 and 4.9.8; javap: one
+     * {@code invokevirtual BrokerController.getPutMessageFutureExecutor()} feeding {@code thenAcceptAsync} in each).
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
-            "4.9.3 hands the response to getPutMessageFutureExecutor(), not "
-            + "getSendMessageExecutor() (read, javap): a variant on that executor") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.variant(
+            "4.9.3 to 4.9.8 hand the response to getPutMessageFutureExecutor(), not getSendMessageExecutor() (read, "
+            + "javap: the one call in asyncProcessRequest, 4.9.3 to 4.9.8 alike): the variant replaces that call with "
+            + "the same direct executor", variantEdits()) : ReleaseFit.APPLIES;
+    }
+
+    /** The 4.9.3+ edit: exactly one call of getPutMessageFutureExecutor() in the method, else refused. */
+    static List<MethodEdit> variantEdits() {
+        return Collections.<MethodEdit>singletonList(ReplaceCall.ofInstanceCall(Stock.ASYNC_PROCESS_REQUEST,
+            Stock.GET_PUT_MESSAGE_FUTURE_EXECUTOR, Opcodes.INVOKEVIRTUAL, Codec.DIRECT_RESPONSE_PUT_FUTURE_EXECUTOR, 1));
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.List;
 import dev.rmqpatch.patches.transform.DelegateBody;
 import dev.rmqpatch.patches.transform.EntryHook;
 import dev.rmqpatch.patches.transform.MethodEdit;
+import dev.rmqpatch.patches.transform.RequireMembers;
 
 /**
  * P13. Targets: {@code HAService.putRequest(GroupCommitRequest)}, {@code HAService.notifyTransferSome(long)} and
@@ -13,7 +14,7 @@ import dev.rmqpatch.patches.transform.MethodEdit;
  * Replacement: codec's {@code ReplicaAcks}: a synchronous send's wait for the slave sits in a lock-free queue; the
  * thread that reads the slave's acknowledgement completes every request the slave now holds, and the putting thread
  * its own when the slave already has it; the transfer thread's 10 ms round only times out what the slave has not
- * acknowledged within syncFlushTimeout.
+ * acknowledged within syncFlushTimeout (4.9.3+, the variant: by the request's own deadline, slaveTimeout).
  * Why: on a SYNC_MASTER stock wakes the transfer thread twice per message (on the put, and on the acknowledgement)
  * for a comparison of two offsets; hand-offs are the broker's largest cost (docs/send-path.md). 4.9.1's #2885 made
  * the same thread's locks cheaper but kept both wake-ups.
@@ -41,8 +42,8 @@ final class ReplicaAckPatch implements Patch {
     public String effect() {
         return "On a SYNC_MASTER, a send waiting for the slave is answered by the thread that reads the slave's "
             + "acknowledgement (or by the sending thread when the slave already holds it) instead of by the "
-            + "GroupTransferService thread, which now only times out what the slave has not acknowledged within "
-            + "syncFlushTimeout of the put.";
+            + "GroupTransferService thread, which now only times out what the slave has not acknowledged in time: "
+            + "within syncFlushTimeout of the put on 4.9.0, by the request's own deadline (slaveTimeout) on 4.9.3+.";
     }
 
     @Override
@@ -68,12 +69,37 @@ final class ReplicaAckPatch implements Patch {
         return "end to end: scripts/compare.sh --efficiency --topology ms-sync with and without -Drmqpatch.disable=P13";
     }
 
+    /**
+     * 4.9.3 to 4.9.8 (HAService's GroupTransferService identical in all four, read; javap of doWaitTransfer refers to
+     * the same members in each): {@code doWaitTransfer} takes {@code req.getDeadLine()} and waits
+     * {@code while (!transferOK && deadLine - System.nanoTime() > 0)}, {@code transferOK =
+     * push2SlaveMaxOffset.get() >= req.getNextOffset()}, then {@code wakeupCustomer(transferOK ? PUT_OK :
+     * FLUSH_SLAVE_TIMEOUT)}, without 4.9.0's log line; the deadline is {@code System.nanoTime() + slaveTimeout}
+     * ({@code CommitLog.submitReplicaRequest}: {@code new GroupCommitRequest(next, getSlaveTimeout())}).
+     * {@code putRequest} and {@code notifyTransferSome(long)} are 4.9.0's (a spin lock instead of synchronized).
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
-            "4.9.3's doWaitTransfer waits until the request's own deadline (slaveTimeout); "
-            + "ReplicaAcks answers FLUSH_SLAVE_TIMEOUT after syncFlushTimeout as 4.9.0 does: another timeout than the operator "
-            + "configured (read 4.9.3, 4.9.7): a variant with the deadline") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.variant(
+            "4.9.3 to 4.9.8's doWaitTransfer waits until the request's own deadline (getDeadLine(), System.nanoTime() "
+            + "plus slaveTimeout), not syncFlushTimeout, and logs nothing on a timeout (read 4.9.3, 4.9.4, 4.9.7, 4.9.8; "
+            + "javap): the variant's put queues each request with that deadline (ReplicaAcks.putRequestUntilDeadline), "
+            + "same acknowledgement test and statuses", variantEdits()) : ReleaseFit.APPLIES;
+    }
+
+    /**
+     * The 4.9.3+ edits: the put with the request's deadline, and a witness that doWaitTransfer still reads that
+     * deadline on that clock and answers those statuses (4.9.0's refers to neither getDeadLine nor nanoTime). Whatever
+     * sets the deadline (4.9.3 to 4.9.8: submitReplicaRequest, slaveTimeout) the variant uses the request's own, so
+     * CommitLog is not checked (a check would rewrite that class for nothing).
+     */
+    static List<MethodEdit> variantEdits() {
+        return Arrays.<MethodEdit>asList(
+            new RequireMembers(Stock.GTS_DO_WAIT_TRANSFER, Arrays.asList(Stock.GCR_GET_DEAD_LINE, Stock.NANO_TIME,
+                Stock.GCR_GET_NEXT_OFFSET, Stock.GCR_WAKEUP_CUSTOMER, Stock.PUT_OK, Stock.FLUSH_SLAVE_TIMEOUT)),
+            new DelegateBody(Stock.HA_PUT_REQUEST, Codec.REPLICA_PUT_REQUEST_UNTIL_DEADLINE),
+            new DelegateBody(Stock.HA_NOTIFY_TRANSFER_SOME, Codec.REPLICA_NOTIFY_TRANSFER_SOME),
+            new EntryHook(Stock.GTS_DO_WAIT_TRANSFER, Codec.REPLICA_SWEEP));
     }
 
     @Override

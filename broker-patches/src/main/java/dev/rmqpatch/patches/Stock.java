@@ -83,6 +83,9 @@ final class Stock {
     /** The send executor, looked up for the response hand-off in asyncProcessRequest. */
     static final MethodRef GET_SEND_MESSAGE_EXECUTOR = new MethodRef(BROKER_CONTROLLER, "getSendMessageExecutor",
         "()Ljava/util/concurrent/ExecutorService;");
+    /** 4.9.3+: the executor asyncProcessRequest hands the response to instead of the send executor. */
+    static final MethodRef GET_PUT_MESSAGE_FUTURE_EXECUTOR = new MethodRef(BROKER_CONTROLLER, "getPutMessageFutureExecutor",
+        "()Ljava/util/concurrent/ExecutorService;");
     static final MethodRef REMOTING_SERVER_START = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingServer",
         "start", "()V");
     static final MethodRef BOOTSTRAP_LOCAL_ADDRESS = new MethodRef("io/netty/bootstrap/ServerBootstrap", "localAddress",
@@ -110,6 +113,16 @@ final class Stock {
     static final MethodRef HA_NOTIFY_TRANSFER_SOME = new MethodRef(HA_SERVICE, "notifyTransferSome", "(J)V");
     /** The transfer thread's work, every 10 ms or when woken: completes the requests the slave holds, or times them out. */
     static final MethodRef GTS_DO_WAIT_TRANSFER = new MethodRef(HA_SERVICE + "$GroupTransferService", "doWaitTransfer", "()V");
+    /** 4.9.3+: the request's deadline, System.nanoTime() at its creation plus the timeout it was made with. */
+    static final MethodRef GCR_GET_DEAD_LINE = new MethodRef(GROUP_COMMIT_REQUEST, "getDeadLine", "()J");
+    static final MethodRef GCR_GET_NEXT_OFFSET = new MethodRef(GROUP_COMMIT_REQUEST, "getNextOffset", "()J");
+    static final MethodRef GCR_WAKEUP_CUSTOMER = new MethodRef(GROUP_COMMIT_REQUEST, "wakeupCustomer",
+        "(Lorg/apache/rocketmq/store/PutMessageStatus;)V");
+    static final MethodRef NANO_TIME = new MethodRef("java/lang/System", "nanoTime", "()J");
+    static final MethodRef PUT_OK = new MethodRef("org/apache/rocketmq/store/PutMessageStatus", "PUT_OK",
+        "Lorg/apache/rocketmq/store/PutMessageStatus;");
+    static final MethodRef FLUSH_SLAVE_TIMEOUT = new MethodRef("org/apache/rocketmq/store/PutMessageStatus",
+        "FLUSH_SLAVE_TIMEOUT", "Lorg/apache/rocketmq/store/PutMessageStatus;");
     static final String WAIT_NOTIFY_OBJECT = "org/apache/rocketmq/store/ha/WaitNotifyObject";
     /** Called by every synchronous put on a SYNC_MASTER: sets every HA write thread's flag and notifies, under the monitor. */
     static final MethodRef WNO_WAKEUP_ALL = new MethodRef(WAIT_NOTIFY_OBJECT, "wakeupAll", "()V");

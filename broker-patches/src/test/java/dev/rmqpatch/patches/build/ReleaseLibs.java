@@ -28,6 +28,22 @@ final class ReleaseLibs {
         return jars;
     }
 
+    /** The RocketMQ jars of 4.9.3 (the pom's release-4.9.3-jars copy); skips when absent. */
+    static Path release493() {
+        return releaseJars("4.9.3", "rmqpatch.release493.lib");
+    }
+
+    /** The RocketMQ jars of 4.9.4 (the pom's release-4.9.4-jars copy); skips when absent. */
+    static Path release494() {
+        return releaseJars("4.9.4", "rmqpatch.release494.lib");
+    }
+
+    private static Path releaseJars(String version, String property) {
+        Path jars = Path.of(System.getProperty(property, "target/release-" + version));
+        assumeTrue(Files.isDirectory(jars), "no " + jars + " (the pom's release-" + version + "-jars copy)");
+        return jars;
+    }
+
     /** A copy of the 4.9.7 jars, to change. */
     static Path copyOf497(Path into) throws IOException {
         Files.createDirectories(into);

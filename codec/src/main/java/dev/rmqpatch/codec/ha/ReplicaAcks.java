@@ -1,5 +1,8 @@
 package dev.rmqpatch.codec.ha;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,6 +31,13 @@ import org.apache.rocketmq.store.ha.HAService;
  * test), FLUSH_SLAVE_TIMEOUT when it has not within {@code syncFlushTimeout} of the put (stock counts that time from
  * when its single transfer thread gets to the request, which behind an earlier timed-out request can be much later),
  * SLAVE_NOT_AVAILABLE decided before, by the stock {@code isSlaveOK}, untouched.
+ *
+ * <p>4.9.3 to 4.9.8 (the variant, {@link #putRequestUntilDeadline}): stock's {@code doWaitTransfer} waits for each
+ * request until the request's own deadline, {@code GroupCommitRequest.getDeadLine()} ({@code System.nanoTime()} at its
+ * creation plus {@code slaveTimeout}, set by {@code CommitLog.submitReplicaRequest}), not {@code syncFlushTimeout}
+ * from when it gets to the request; the request is answered PUT_OK once {@code push2SlaveMaxOffset >=} its next offset,
+ * FLUSH_SLAVE_TIMEOUT when {@code deadLine - System.nanoTime() <= 0} and the slave has not reached it, and nothing is
+ * logged. The variant queues such a request with that deadline, on that clock, with that test, and logs nothing.
  */
 public final class ReplicaAcks {
 
@@ -44,12 +54,31 @@ public final class ReplicaAcks {
     public static void putRequest(HAService ha, CommitLog.GroupCommitRequest request) {
         Waiting w = of(ha);
         long timeout = ha.getDefaultMessageStore().getMessageStoreConfig().getSyncFlushTimeout();
-        w.queue.add(new Entry(request, System.currentTimeMillis() + timeout));
+        w.queue.add(new Entry(request, System.currentTimeMillis() + timeout, false));
         // The slave may have acknowledged this offset before the request was queued; its acknowledgement's drain
         // then ran without it.
         long acked = w.acked.get();
         if (acked >= request.getNextOffset()) {
-            w.drain(acked, 0L);
+            w.drain(acked, 0L, 0L, false);
+        }
+    }
+
+    /**
+     * Replaces {@code HAService.putRequest(GroupCommitRequest)} on 4.9.3 to 4.9.8 (P13's variant): the request times
+     * out at its own deadline ({@code getDeadLine()}, {@code System.nanoTime()} based), as their stock
+     * {@code doWaitTransfer} does.
+     */
+    public static void putRequestUntilDeadline(HAService ha, CommitLog.GroupCommitRequest request) {
+        putUntil(ha, request, Deadline.of(request));
+    }
+
+    /** Queues {@code request} with a deadline on the {@code System.nanoTime()} clock: the variant's put. */
+    static void putUntil(HAService ha, CommitLog.GroupCommitRequest request, long deadlineNanos) {
+        Waiting w = of(ha);
+        w.queue.add(new Entry(request, deadlineNanos, true));
+        long acked = w.acked.get();
+        if (acked >= request.getNextOffset()) {
+            w.drain(acked, 0L, 0L, false);
         }
     }
 
@@ -58,7 +87,7 @@ public final class ReplicaAcks {
         AtomicLong acked = ha.getPush2SlaveMaxOffset();
         for (long value = acked.get(); offset > value; ) {
             if (acked.compareAndSet(value, offset)) {
-                of(ha).drain(offset, 0L);
+                of(ha).drain(offset, 0L, 0L, false);
                 return;
             }
             value = acked.get();
@@ -71,11 +100,15 @@ public final class ReplicaAcks {
      * stock body, whose queue stays empty, is skipped).
      */
     public static boolean sweep(Object transferService) {
-        long now = System.currentTimeMillis();
-        for (Waiting w : ALL) {
-            w.drain(w.acked.get(), now);
-        }
+        sweepAt(System.currentTimeMillis(), System.nanoTime());
         return true;
+    }
+
+    /** The transfer thread's round at these clock readings (ms for 4.9.0's requests, ns for the variant's). */
+    static void sweepAt(long nowMillis, long nowNanos) {
+        for (Waiting w : ALL) {
+            w.drain(w.acked.get(), nowMillis, nowNanos, true);
+        }
     }
 
     private static Waiting of(HAService ha) {
@@ -124,18 +157,26 @@ public final class ReplicaAcks {
             this.acked = ha.getPush2SlaveMaxOffset();
         }
 
-        /** Completes, in queue order, what {@code ackedOffset} covers, and when {@code now} > 0 what has expired. */
-        void drain(long ackedOffset, long now) {
+        /**
+         * Completes, in queue order, what {@code ackedOffset} covers, and when {@code expire} what has expired at
+         * these clock readings.
+         */
+        void drain(long ackedOffset, long nowMillis, long nowNanos, boolean expire) {
             for (Iterator<Entry> it = queue.iterator(); it.hasNext(); ) {
                 Entry e = it.next();
                 if (e.request.getNextOffset() <= ackedOffset) {
-                    it.remove();
-                    e.request.wakeupCustomer(PutMessageStatus.PUT_OK);
-                } else if (now > 0 && now >= e.deadline && acked.get() < e.request.getNextOffset()) {
-                    it.remove();
-                    // Stock's words for the same event.
-                    LOG.warn("transfer messsage to slave timeout, " + e.request.getNextOffset());
-                    e.request.wakeupCustomer(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+                    // A removal that fails was another thread's: that thread completes it.
+                    if (queue.remove(e)) {
+                        e.request.wakeupCustomer(PutMessageStatus.PUT_OK);
+                    }
+                } else if (expire && e.expired(nowMillis, nowNanos) && acked.get() < e.request.getNextOffset()) {
+                    if (queue.remove(e)) {
+                        if (!e.nanos) {
+                            // Stock 4.9.0's words for the same event (4.9.3+ logs nothing).
+                            LOG.warn("transfer messsage to slave timeout, " + e.request.getNextOffset());
+                        }
+                        e.request.wakeupCustomer(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+                    }
                 }
             }
         }
@@ -144,10 +185,54 @@ public final class ReplicaAcks {
     private static final class Entry {
         final CommitLog.GroupCommitRequest request;
         final long deadline;
+        /** The deadline is on {@code System.nanoTime()} (4.9.3+'s request deadline), else on the wall clock (4.9.0). */
+        final boolean nanos;
 
-        Entry(CommitLog.GroupCommitRequest request, long deadline) {
+        Entry(CommitLog.GroupCommitRequest request, long deadline, boolean nanos) {
             this.request = request;
             this.deadline = deadline;
+            this.nanos = nanos;
+        }
+
+        /** 4.9.0: {@code now >= waitUntilWhen}; 4.9.3+: {@code !(deadLine - nanoTime() > 0)}, as stock's loops exit. */
+        boolean expired(long nowMillis, long nowNanos) {
+            return nanos ? deadline - nowNanos <= 0 : nowMillis >= deadline;
+        }
+    }
+
+    /**
+     * {@code GroupCommitRequest.getDeadLine()}, which 4.9.3+ has and 4.9.0 (this codec's compile-time RocketMQ) does
+     * not: looked up once, when the variant's put first needs it (P13's variant requires the release's
+     * doWaitTransfer to call it).
+     */
+    static final class Deadline {
+        /** Null where the release has no getDeadLine() (4.9.0): the class still initialises (the JDK 8 probe's). */
+        private static final MethodHandle GET_DEAD_LINE = lookUp();
+
+        private static MethodHandle lookUp() {
+            try {
+                return MethodHandles.publicLookup().findVirtual(CommitLog.GroupCommitRequest.class, "getDeadLine",
+                    MethodType.methodType(long.class));
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                return null;
+            }
+        }
+
+        private Deadline() {
+        }
+
+        static long of(CommitLog.GroupCommitRequest request) {
+            if (GET_DEAD_LINE == null) {
+                throw new IllegalStateException("this release's GroupCommitRequest has no getDeadLine(): P13's variant "
+                    + "is for 4.9.3 to 4.9.8, whose doWaitTransfer its witness checks");
+            }
+            try {
+                return (long) GET_DEAD_LINE.invokeExact(request);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
         }
     }
 }

@@ -16,7 +16,8 @@ import org.apache.rocketmq.broker.BrokerController;
  * connection's IO thread anyway. Here the executor given for that one call runs the task at once, on the thread that
  * completed the future (P13's acknowledgement thread, stock's GroupTransferService or GroupCommitService thread) or,
  * when the future is already complete, on the calling send thread (what P9 does). The response and everything the
- * future's earlier stages computed are stock's; the executor's other uses are untouched.
+ * future's earlier stages computed are stock's; the executor's other uses are untouched. 4.9.3 to 4.9.8 hand the
+ * response to {@code getPutMessageFutureExecutor()} instead ({@link #putMessageFutureExecutor}, the same executor here).
  */
 public final class DirectResponse {
 
@@ -27,6 +28,14 @@ public final class DirectResponse {
 
     /** Instead of {@code brokerController.getSendMessageExecutor()} in that call only. */
     public static ExecutorService sendMessageExecutor(BrokerController brokerController) {
+        return DIRECT;
+    }
+
+    /**
+     * Instead of {@code brokerController.getPutMessageFutureExecutor()} in that call only: 4.9.3 to 4.9.8 hand the
+     * response to that executor (P15's variant; the call and the rest of the method as 4.9.0's otherwise).
+     */
+    public static ExecutorService putMessageFutureExecutor(BrokerController brokerController) {
         return DIRECT;
     }
 

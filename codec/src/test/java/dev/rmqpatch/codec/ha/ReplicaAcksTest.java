@@ -2,10 +2,14 @@ package dev.rmqpatch.codec.ha;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -139,5 +143,152 @@ class ReplicaAcksTest {
             }
         }
         assertEquals(0, ReplicaAcks.waiting(ha));
+    }
+
+    // ---- 4.9.3 to 4.9.8: the variant, each request until its own deadline (System.nanoTime based) ----
+
+    private CompletableFuture<PutMessageStatus> putUntil(long nextOffset, long deadlineNanos) {
+        CommitLog.GroupCommitRequest r = new CommitLog.GroupCommitRequest(nextOffset, 200);
+        ReplicaAcks.putUntil(ha, r, deadlineNanos);
+        return r.future();
+    }
+
+    /** The request's own deadline counts, not syncFlushTimeout (200 ms here): 4.9.3+'s slaveTimeout. */
+    @Test
+    void theVariantTimesOutAtTheRequestsOwnDeadlineNotSyncFlushTimeout() throws Exception {
+        CompletableFuture<PutMessageStatus> early = putUntil(500, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(40));
+        CompletableFuture<PutMessageStatus> late = putUntil(600, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
+        ReplicaAcks.sweep(null);
+        assertFalse(early.isDone(), "before its deadline");
+        Thread.sleep(80);
+        ReplicaAcks.sweep(null);
+        assertEquals(PutMessageStatus.FLUSH_SLAVE_TIMEOUT, early.getNow(null), "40 ms, well before syncFlushTimeout");
+        Thread.sleep(200);
+        ReplicaAcks.sweep(null);
+        assertFalse(late.isDone(), "syncFlushTimeout passed, its own deadline not");
+        ReplicaAcks.notifyTransferSome(ha, 599);
+        assertFalse(late.isDone(), "the slave one byte short");
+        ReplicaAcks.notifyTransferSome(ha, 600);
+        assertEquals(PutMessageStatus.PUT_OK, late.getNow(null), "slave ack offset >= the request's next offset");
+        assertEquals(0, ReplicaAcks.waiting(ha));
+    }
+
+    /** A deadline passed but acknowledged by the sweep's time: PUT_OK, as stock's last check of transferOK gives. */
+    @Test
+    void anExpiredRequestTheSlaveHoldsIsPutOk() {
+        long now = System.nanoTime();
+        CompletableFuture<PutMessageStatus> f = putUntil(100, now - 1);
+        ha.getPush2SlaveMaxOffset().set(100);
+        ReplicaAcks.sweepAt(0L, now);
+        assertEquals(PutMessageStatus.PUT_OK, f.getNow(null));
+    }
+
+    /** 4.9.0's GroupCommitRequest has no getDeadLine(): the variant's put fails there and queues nothing. */
+    @Test
+    void theVariantsPutNeedsTheReleasesGetDeadLine() {
+        CommitLog.GroupCommitRequest r = new CommitLog.GroupCommitRequest(100, 200);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ReplicaAcks.putRequestUntilDeadline(ha, r));
+        assertTrue(e.getMessage().contains("getDeadLine"), e.getMessage());
+        assertEquals(0, ReplicaAcks.waiting(ha));
+        assertFalse(r.future().isDone());
+    }
+
+    /**
+     * Random orders of puts, acknowledgements, clock steps and transfer rounds against a plain model of 4.9.3+'s
+     * GroupTransferService loop (one thread, requests in put order, each: transferOK = acked >= nextOffset, wait while
+     * !transferOK and deadLine - now > 0, then PUT_OK or FLUSH_SLAVE_TIMEOUT), run at the same instants as the sweeps.
+     * Every request ends with the model's status; none is answered later than the model answers it; PUT_OK never
+     * before the slave holds it, FLUSH_SLAVE_TIMEOUT never before its deadline. The clock starts just below
+     * Long.MAX_VALUE, so deadlines wrap as System.nanoTime() values may (stock compares by difference).
+     */
+    @Test
+    void randomOrdersGiveStocksAnswersAtTheSameRoundsOrEarlier() {
+        int[] seen = new int[PutMessageStatus.values().length];
+        for (int seed = 0; seed < 200; seed++) {
+            Random random = new Random(seed);
+            ReplicaAcks.forget(ha);
+            ha.getPush2SlaveMaxOffset().set(0);
+            long now = Long.MAX_VALUE - 5_000;
+            long timeout = 1 + random.nextInt(2_000);
+            long lastNext = 0;
+            long ack = 0;
+            List<long[]> requests = new ArrayList<>();                        // next, deadline
+            List<CompletableFuture<PutMessageStatus>> codec = new ArrayList<>();
+            List<PutMessageStatus> model = new ArrayList<>();
+            Deque<Integer> modelQueue = new ArrayDeque<>();
+            int events = 50 + random.nextInt(300);
+            for (int i = 0; i < events; i++) {
+                switch (random.nextInt(4)) {
+                    case 0: {
+                        // Puts reach the queue nearly, not exactly, in offset order (submitReplicaRequest runs outside the put lock).
+                        long next = random.nextInt(8) == 0 ? Math.max(1, lastNext - random.nextInt(200))
+                            : lastNext + 1 + random.nextInt(200);
+                        lastNext = Math.max(lastNext, next);
+                        long deadline = now + timeout;
+                        requests.add(new long[] {next, deadline});
+                        model.add(null);
+                        modelQueue.add(requests.size() - 1);
+                        codec.add(putUntil(next, deadline));
+                        break;
+                    }
+                    case 1:
+                        if (lastNext > ack) {
+                            ack = ack + 1 + (long) (random.nextDouble() * (lastNext - ack));
+                            ReplicaAcks.notifyTransferSome(ha, ack);
+                        }
+                        break;
+                    case 2:
+                        now += random.nextInt(400);
+                        break;
+                    default:
+                        break;
+                }
+                ReplicaAcks.sweepAt(0L, now);
+                modelRound(modelQueue, requests, model, ack, now);
+                check(seed, requests, codec, model, ack, now);
+            }
+            now += timeout + 1;
+            ReplicaAcks.sweepAt(0L, now);
+            modelRound(modelQueue, requests, model, ack, now);
+            check(seed, requests, codec, model, ack, now);
+            for (int r = 0; r < requests.size(); r++) {
+                assertEquals(model.get(r), codec.get(r).getNow(null), "seed " + seed + ", request " + r);
+                seen[model.get(r).ordinal()]++;
+            }
+            assertEquals(0, ReplicaAcks.waiting(ha), "seed " + seed);
+        }
+        assertTrue(seen[PutMessageStatus.PUT_OK.ordinal()] > 1000 && seen[PutMessageStatus.FLUSH_SLAVE_TIMEOUT.ordinal()] > 1000,
+            "both answers, many times: " + java.util.Arrays.toString(seen));
+    }
+
+    /** Stock 4.9.3+'s doWaitTransfer at one instant: the head waits until acknowledged or past its deadline. */
+    private static void modelRound(Deque<Integer> queue, List<long[]> requests, List<PutMessageStatus> model, long acked,
+                                   long now) {
+        while (!queue.isEmpty()) {
+            long[] req = requests.get(queue.peek());
+            boolean transferOK = acked >= req[0];
+            if (!transferOK && req[1] - now > 0) {
+                return;
+            }
+            model.set(queue.poll(), transferOK ? PutMessageStatus.PUT_OK : PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+        }
+    }
+
+    private static void check(int seed, List<long[]> requests, List<CompletableFuture<PutMessageStatus>> codec,
+                              List<PutMessageStatus> model, long acked, long now) {
+        for (int r = 0; r < requests.size(); r++) {
+            PutMessageStatus got = codec.get(r).getNow(null);
+            String where = "seed " + seed + ", request " + r;
+            if (model.get(r) != null) {
+                assertEquals(model.get(r), got, where + ": answered by the model's round, so by then by the codec");
+            }
+            if (got == PutMessageStatus.PUT_OK) {
+                assertTrue(acked >= requests.get(r)[0], where);
+            } else if (got == PutMessageStatus.FLUSH_SLAVE_TIMEOUT) {
+                assertTrue(requests.get(r)[1] - now <= 0, where + ": timed out before its deadline");
+            } else {
+                assertNull(got, where);
+            }
+        }
     }
 }

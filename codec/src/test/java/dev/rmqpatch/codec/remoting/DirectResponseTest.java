@@ -50,4 +50,19 @@ class DirectResponseTest {
         assertTrue(done.isCompletedExceptionally());
         assertFalse(direct.isShutdown());
     }
+
+    /** 4.9.3+'s variant hands the same direct executor for getPutMessageFutureExecutor(): same behaviour. */
+    @Test
+    void theVariantsExecutorIsTheSameDirectOne() throws Exception {
+        ExecutorService variant = DirectResponse.putMessageFutureExecutor(null);
+        assertSame(direct, variant);
+        CompletableFuture<String> store = new CompletableFuture<>();
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        CompletableFuture<Void> done = store.thenAcceptAsync(r -> ranOn.set(Thread.currentThread()), variant);
+        Thread acker = new Thread(() -> store.complete("SEND_OK"), "ha-ack");
+        acker.start();
+        acker.join();
+        assertTrue(done.isDone());
+        assertSame(acker, ranOn.get());
+    }
 }
