@@ -22,6 +22,9 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * P4 and P11 against the stock code of the release they are applied on, in one JVM: a class loader over that release's
@@ -43,48 +46,30 @@ class RpcHeaderEncodeDifferentialTest {
     private static final String[] PULL = {"PullMessageRequestHeader", "PullMessageResponseHeader"};
     private static final int ROUNDS = 400;
 
-    @Test
-    void variantsWriteWhatStock497Writes() throws Exception {
-        try (URLClassLoader loader = release497()) {
+    /** Each release the encode hooks are applied on: its stock headers, and the hooks it gets. */
+    static Stream<Arguments> releases() {
+        return Stream.of(
+            Arguments.of("4.9.0, the hooks as written", 490),
+            Arguments.of("4.9.7, the variants", 497),
+            Arguments.of("4.9.8, the variants (common, remoting, logging from the local repository)", 498));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("releases")
+    void theHooksWriteWhatStockWrites(String name, int release) throws Exception {
+        try (URLClassLoader loader = loader(release)) {
             Class<?> v2 = loader.loadClass(HEADER + "SendMessageRequestHeaderV2");
-            assertEquals("org.apache.rocketmq.common.rpc.RpcRequestHeader", v2.getSuperclass().getName());
+            boolean variants = release != 490;
+            // 4.9.7+: the RPC headers (bname) the variants are for; 4.9.0: neither bname nor that superclass.
+            assertEquals(variants, "org.apache.rocketmq.common.rpc.RpcRequestHeader".equals(v2.getSuperclass().getName()));
+            assertEquals(variants, hasField(v2, "bname"));
+            String hooks = variants ? RPC_HOOKS : HOOKS;
             int compared = 0;
             for (String h : SEND) {
-                compared += compare(loader, RPC_HOOKS, h, "makeRpcHeaderToNet", 497);
+                compared += compare(loader, hooks, h, variants ? "makeRpcHeaderToNet" : "makeCustomHeaderToNet", release);
             }
             for (String h : PULL) {
-                compared += compare(loader, RPC_HOOKS, h, "makeRpcPullHeaderToNet", 497);
-            }
-            assertEquals(5 * ROUNDS * 2, compared);
-        }
-    }
-
-    /** 4.9.8 (declared the same variants): its common, remoting and logging jars from the local repository. */
-    @Test
-    void variantsWriteWhatStock498Writes() throws Exception {
-        try (URLClassLoader loader = release498()) {
-            assertEquals("V4_9_8", versionDesc(loader));
-            int compared = 0;
-            for (String h : SEND) {
-                compared += compare(loader, RPC_HOOKS, h, "makeRpcHeaderToNet", 498);
-            }
-            for (String h : PULL) {
-                compared += compare(loader, RPC_HOOKS, h, "makeRpcPullHeaderToNet", 498);
-            }
-            assertEquals(5 * ROUNDS * 2, compared);
-        }
-    }
-
-    @Test
-    void asWrittenTheHooksWriteWhatStock490Writes() throws Exception {
-        try (URLClassLoader loader = release490()) {
-            assertFalse(hasField(loader.loadClass(HEADER + "SendMessageRequestHeaderV2"), "bname"));
-            int compared = 0;
-            for (String h : SEND) {
-                compared += compare(loader, HOOKS, h, "makeCustomHeaderToNet", 490);
-            }
-            for (String h : PULL) {
-                compared += compare(loader, HOOKS, h, "makePullHeaderToNet", 490);
+                compared += compare(loader, hooks, h, variants ? "makeRpcPullHeaderToNet" : "makePullHeaderToNet", release);
             }
             assertEquals(5 * ROUNDS * 2, compared);
         }
@@ -258,6 +243,15 @@ class RpcHeaderEncodeDifferentialTest {
         return false;
     }
 
+    private static URLClassLoader loader(int release) throws Exception {
+        switch (release) {
+            case 490: return release490();
+            case 497: return release497();
+            case 498: return release498();
+            default: throw new IllegalArgumentException("no jars for " + release);
+        }
+    }
+
     /** 4.9.7's RocketMQ jars (the pom's release-4.9.7 copy), its fastjson and Netty, and the codec. */
     private static URLClassLoader release497() throws Exception {
         List<URL> urls = new ArrayList<>();
@@ -279,7 +273,9 @@ class RpcHeaderEncodeDifferentialTest {
             assumeTrue(Files.isRegularFile(jar), "no " + jar);
             urls.add(jar.toUri().toURL());
         }
-        return withFastjsonNettyAndCodec(urls);
+        URLClassLoader loader = withFastjsonNettyAndCodec(urls);
+        assertEquals("V4_9_8", versionDesc(loader));
+        return loader;
     }
 
     private static Path repo() {
