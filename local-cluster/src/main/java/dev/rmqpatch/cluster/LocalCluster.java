@@ -459,6 +459,13 @@ public final class LocalCluster implements AutoCloseable {
                 appended.put("brokerId", "0");
                 appended.put("brokerRole", "SYNC_MASTER");
                 appended.put("haListenPort", Integer.toString(ports.masterHa()));
+                if (brokerMajorVersion(spec.dist) >= 5) {
+                    // 5.x's SYNC_MASTER answers a send without waiting for the slave unless inSyncReplicas (default 1:
+                    // the master alone) is at least 2 (5.3.3 CommitLog.handleHA: needAckNums <= 1 is PUT_OK at once;
+                    // outside controller mode and slave-acting-master nothing raises it). 2 makes SEND_OK mean what it
+                    // means on 4.x's SYNC_MASTER: the slave holds the message. An override still wins.
+                    appended.put("inSyncReplicas", "2");
+                }
             } else {
                 appended.put("brokerId", "1");
                 appended.put("brokerRole", "SLAVE");

@@ -45,7 +45,7 @@ class LocalClusterConfTest {
     }
 
     @Test
-    void a5xSlaveIsNotGivenTheMastersHaAddressButTakesItFromTheNameServer() throws Exception {
+    void a5xSlaveTakesTheMastersHaAddressFromTheNameServerAndIts5xMasterWaitsForIt() throws Exception {
         LocalCluster c = cluster(Topology.MS_SYNC, LocalCluster.Ports.allocate(Topology.MS_SYNC));
         Files.createDirectories(dir.resolve("dist/lib"));
         Files.writeString(dir.resolve("dist/lib/rocketmq-broker-5.3.3.jar"), "");
@@ -53,9 +53,13 @@ class LocalClusterConfTest {
         Properties s = props(c.slaveConfText());
         assertEquals("SLAVE", s.getProperty("brokerRole"));
         assertNull(s.getProperty("haMasterAddress"));
+        // 5.x's SYNC_MASTER waits for the slave only with inSyncReplicas >= 2; the slave needs none.
+        assertEquals("2", props(c.masterConfText()).getProperty("inSyncReplicas"));
+        assertNull(s.getProperty("inSyncReplicas"));
         Files.delete(dir.resolve("dist/lib/rocketmq-broker-5.3.3.jar"));
         Files.writeString(dir.resolve("dist/lib/rocketmq-broker-4.9.8.jar"), "");
         assertEquals(4, LocalCluster.brokerMajorVersion(dir.resolve("dist")));
+        assertNull(props(c.masterConfText()).getProperty("inSyncReplicas"));
         assertEquals("127.0.0.1:" + props(c.masterConfText()).getProperty("haListenPort"), props(c.slaveConfText()).getProperty("haMasterAddress"));
     }
 
