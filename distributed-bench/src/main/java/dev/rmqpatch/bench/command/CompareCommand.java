@@ -96,7 +96,8 @@ public final class CompareCommand {
         "  4.9.8           stock 4.9.8, conf/broker.conf (its defaults, which include 4.9.1's send-path ones); broker, namesrv",
         "                  and filter jars built once from the source release (Maven Central lacks them), the rest from Central",
         "  5.3.3           stock 5.3.3 from Maven Central, a classic broker (no proxy, no controller), conf/broker.conf (its",
-        "                  defaults); ms-sync is its SYNC_MASTER/SLAVE. compare.sh builds both on demand (scripts/build.sh)",
+        "                  defaults); ms-sync is its SYNC_MASTER/SLAVE, the master with inSyncReplicas=2 (5.x's default 1",
+        "                  answers before the slave has the message). compare.sh builds both on demand (scripts/build.sh)",
         "  <release>-patched   a later release, patched: its stock distribution (same bin/, conf/, conf/broker.conf: its",
         "                  own defaults, as its stock variant) with lib/ rewritten by scripts/patch-lib.sh (the report in",
         "                  lib/rmqpatch/report.txt); releases: " + String.join(", ", Variant.patchedReleases())

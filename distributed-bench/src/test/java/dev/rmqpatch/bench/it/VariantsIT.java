@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a SYNC_MASTER with its SLAVE (classic master/slave, no controller), and 4.9.7-patched (rocketmq-4.9.7-stock with its
  * lib/ patched by patch-lib, scripts/patched-dist.sh; broker-patches makes it before the ITs): a stock 4.9.0 producer
  * (the project's client) sends messages with keys, tags and a user property, and a stock 4.9.0 pull consumer reads
- * every one back equal.
+ * every one back equal; 5.3.3's SYNC_MASTER answers a send FLUSH_SLAVE_TIMEOUT while its slave is paused, as 4.x's does.
  */
 @Timeout(300)
 class VariantsIT {
@@ -118,8 +118,41 @@ class VariantsIT {
             if (cluster.slaveAddr() != null) {
                 var rep = HarnessClusters.replication(cluster, admin, Duration.ofSeconds(10));
                 assertTrue(rep.caughtUp(), "the slave has what the master stored: " + rep.slaveBehindBytes + " bytes behind");
+                sendWaitsForTheSlave(cluster, topic, name);
             }
         }
+    }
+
+    /**
+     * SYNC_MASTER's promise: SEND_OK only once the slave holds the message. With the slave paused (SIGSTOP: still
+     * connected, acknowledging nothing) a send is answered FLUSH_SLAVE_TIMEOUT; a 5.x master answers SEND_OK there
+     * unless the harness's inSyncReplicas=2 is in its conf (5.3.3's default, 1, does not wait for the slave).
+     */
+    private static void sendWaitsForTheSlave(LocalCluster cluster, String topic, String name) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer("variants-it-paused");
+        producer.setNamesrvAddr(cluster.namesrvAddr());
+        producer.setInstanceName("variants-it-paused-" + System.nanoTime());
+        producer.setSendMsgTimeout(15_000);
+        producer.start();
+        long pid = cluster.slave().process().pid();
+        try {
+            signal("STOP", pid);
+            SendResult r;
+            try {
+                r = producer.send(new Message(topic, "paused", "slave paused".getBytes(StandardCharsets.UTF_8)));
+            } finally {
+                signal("CONT", pid);
+            }
+            assertEquals(SendStatus.FLUSH_SLAVE_TIMEOUT, r.getSendStatus(), name + ", slave paused: " + r);
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    /** A signal to a broker process this test started (its pid, a number). */
+    private static void signal(String signal, long pid) throws Exception {
+        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, p.waitFor(), "kill -" + signal + " " + pid);
     }
 
     private static List<MessageExt> consumeAll(String namesrv, String topic, int expected) throws Exception {
