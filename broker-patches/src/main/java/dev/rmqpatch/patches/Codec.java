@@ -96,7 +96,7 @@ final class Codec {
     static final MethodRef REPLICA_NOTIFY_TRANSFER_SOME = new MethodRef(REPLICA_ACKS, "notifyTransferSome",
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_NOTIFY_TRANSFER_SOME.desc.substring(1));
     /** P13's variant (4.9.3+): the request waits until its own deadline. */
-    static final MethodRef REPLICA_PUT_REQUEST_UNTIL_DEADLINE = new MethodRef(REPLICA_ACKS, "putRequestUntilDeadline",
+    static final MethodRef REPLICA_PUT_REQUEST_UNTIL_DEADLINE = new MethodRef("dev/rmqpatch/codec/ha/ReplicaDeadlines", "putRequestUntilDeadline",
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));
     static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
 

@@ -83,7 +83,7 @@ final class ReplicaAckPatch implements Patch {
         return release.atLeast(Release.V4_9_3) ? ReleaseFit.variant(
             "4.9.3 to 4.9.8's doWaitTransfer waits until the request's own deadline (getDeadLine(), System.nanoTime() "
             + "plus slaveTimeout), not syncFlushTimeout, and logs nothing on a timeout (read 4.9.3, 4.9.4, 4.9.7, 4.9.8; "
-            + "javap): the variant's put queues each request with that deadline (ReplicaAcks.putRequestUntilDeadline), "
+            + "javap): the variant's put queues each request with that deadline (ReplicaDeadlines.putRequestUntilDeadline), "
             + "same acknowledgement test and statuses", variantEdits()) : ReleaseFit.APPLIES;
     }
 

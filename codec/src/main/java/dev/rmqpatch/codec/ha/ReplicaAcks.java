@@ -1,8 +1,5 @@
 package dev.rmqpatch.codec.ha;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,7 +29,8 @@ import org.apache.rocketmq.store.ha.HAService;
  * when its single transfer thread gets to the request, which behind an earlier timed-out request can be much later),
  * SLAVE_NOT_AVAILABLE decided before, by the stock {@code isSlaveOK}, untouched.
  *
- * <p>4.9.3 to 4.9.8 (the variant, {@link #putRequestUntilDeadline}): stock's {@code doWaitTransfer} waits for each
+ * <p>4.9.3 to 4.9.8 (the variant: {@code ReplicaDeadlines.putRequestUntilDeadline}, which calls {@link #putUntil}):
+ * stock's {@code doWaitTransfer} waits for each
  * request until the request's own deadline, {@code GroupCommitRequest.getDeadLine()} ({@code System.nanoTime()} at its
  * creation plus {@code slaveTimeout}, set by {@code CommitLog.submitReplicaRequest}), not {@code syncFlushTimeout}
  * from when it gets to the request; the request is answered PUT_OK once {@code push2SlaveMaxOffset >=} its next offset,
@@ -64,15 +62,9 @@ public final class ReplicaAcks {
     }
 
     /**
-     * Replaces {@code HAService.putRequest(GroupCommitRequest)} on 4.9.3 to 4.9.8 (P13's variant): the request times
-     * out at its own deadline ({@code getDeadLine()}, {@code System.nanoTime()} based), as their stock
-     * {@code doWaitTransfer} does.
+     * Queues {@code request} with a deadline on the {@code System.nanoTime()} clock: the variant's put (its caller,
+     * {@code ReplicaDeadlines}, is compiled against 4.9.7's store, whose requests carry that deadline).
      */
-    public static void putRequestUntilDeadline(HAService ha, CommitLog.GroupCommitRequest request) {
-        putUntil(ha, request, Deadline.of(request));
-    }
-
-    /** Queues {@code request} with a deadline on the {@code System.nanoTime()} clock: the variant's put. */
     static void putUntil(HAService ha, CommitLog.GroupCommitRequest request, long deadlineNanos) {
         Waiting w = of(ha);
         w.queue.add(new Entry(request, deadlineNanos, true));
@@ -197,42 +189,6 @@ public final class ReplicaAcks {
         /** 4.9.0: {@code now >= waitUntilWhen}; 4.9.3+: {@code !(deadLine - nanoTime() > 0)}, as stock's loops exit. */
         boolean expired(long nowMillis, long nowNanos) {
             return nanos ? deadline - nowNanos <= 0 : nowMillis >= deadline;
-        }
-    }
-
-    /**
-     * {@code GroupCommitRequest.getDeadLine()}, which 4.9.3+ has and 4.9.0 (this codec's compile-time RocketMQ) does
-     * not: looked up once, when the variant's put first needs it (P13's variant requires the release's
-     * doWaitTransfer to call it).
-     */
-    static final class Deadline {
-        /** Null where the release has no getDeadLine() (4.9.0): the class still initialises (the JDK 8 probe's). */
-        private static final MethodHandle GET_DEAD_LINE = lookUp();
-
-        private static MethodHandle lookUp() {
-            try {
-                return MethodHandles.publicLookup().findVirtual(CommitLog.GroupCommitRequest.class, "getDeadLine",
-                    MethodType.methodType(long.class));
-            } catch (NoSuchMethodException | IllegalAccessException e) {
-                return null;
-            }
-        }
-
-        private Deadline() {
-        }
-
-        static long of(CommitLog.GroupCommitRequest request) {
-            if (GET_DEAD_LINE == null) {
-                throw new IllegalStateException("this release's GroupCommitRequest has no getDeadLine(): P13's variant "
-                    + "is for 4.9.3 to 4.9.8, whose doWaitTransfer its witness checks");
-            }
-            try {
-                return (long) GET_DEAD_LINE.invokeExact(request);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
         }
     }
 }
