@@ -23,9 +23,7 @@ final class ReleaseLibs {
 
     /** The RocketMQ jars of 4.9.7 (the pom's release-4.9.7-jars copy, from the local repository); skips when absent. */
     static Path release497() {
-        Path jars = Path.of(System.getProperty("rmqpatch.release497.lib", "target/release-4.9.7"));
-        assumeTrue(Files.isDirectory(jars), "no " + jars + " (the pom's release-4.9.7-jars copy)");
-        return jars;
+        return releaseJars("4.9.7", "rmqpatch.release497.lib");
     }
 
     /** The RocketMQ jars of 4.9.3 (the pom's release-4.9.3-jars copy); skips when absent. */

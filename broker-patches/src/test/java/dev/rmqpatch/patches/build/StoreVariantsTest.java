@@ -43,7 +43,10 @@ class StoreVariantsTest {
         libs.put(Release.V4_9_3, ReleaseLibs.release493());
         libs.put(Release.V4_9_4, ReleaseLibs.release494());
         libs.put(Release.V4_9_7, ReleaseLibs.release497());
-        Path lib498 = Path.of(System.getProperty("user.home"), ".cache/rmqpatch/rocketmq-4.9.8-build/lib");
+        // scripts/stock-lib.sh's cache of 4.9.8's jars: $RMQPATCH_ROCKETMQ_BUILD_CACHE, else its default.
+        String cache = System.getenv("RMQPATCH_ROCKETMQ_BUILD_CACHE");
+        Path lib498 = (cache != null && !cache.isEmpty() ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache/rmqpatch/rocketmq-4.9.8-build")).resolve("lib");
         if (Files.isDirectory(lib498)) {
             libs.put(Release.V4_9_8, lib498);
         }

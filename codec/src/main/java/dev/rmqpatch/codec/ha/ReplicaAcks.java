@@ -50,15 +50,8 @@ public final class ReplicaAcks {
 
     /** Replaces {@code HAService.putRequest(GroupCommitRequest)}. */
     public static void putRequest(HAService ha, CommitLog.GroupCommitRequest request) {
-        Waiting w = of(ha);
         long timeout = ha.getDefaultMessageStore().getMessageStoreConfig().getSyncFlushTimeout();
-        w.queue.add(new Entry(request, System.currentTimeMillis() + timeout, false));
-        // The slave may have acknowledged this offset before the request was queued; its acknowledgement's drain
-        // then ran without it.
-        long acked = w.acked.get();
-        if (acked >= request.getNextOffset()) {
-            w.drain(acked, 0L, 0L, false);
-        }
+        enqueue(ha, new Entry(request, System.currentTimeMillis() + timeout, false));
     }
 
     /**
@@ -66,10 +59,16 @@ public final class ReplicaAcks {
      * {@code ReplicaDeadlines}, is compiled against 4.9.7's store, whose requests carry that deadline).
      */
     static void putUntil(HAService ha, CommitLog.GroupCommitRequest request, long deadlineNanos) {
+        enqueue(ha, new Entry(request, deadlineNanos, true));
+    }
+
+    private static void enqueue(HAService ha, Entry e) {
         Waiting w = of(ha);
-        w.queue.add(new Entry(request, deadlineNanos, true));
+        w.queue.add(e);
+        // The slave may have acknowledged this offset before the request was queued; its acknowledgement's drain
+        // then ran without it.
         long acked = w.acked.get();
-        if (acked >= request.getNextOffset()) {
+        if (acked >= e.request.getNextOffset()) {
             w.drain(acked, 0L, 0L, false);
         }
     }
