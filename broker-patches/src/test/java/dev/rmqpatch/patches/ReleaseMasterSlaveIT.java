@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.cluster.Topology;
@@ -17,15 +19,18 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A SYNC_MASTER and its SLAVE from a stock 4.9.7 install whose lib/ patch-lib patched (P23 and P24 on the replication
+ * A SYNC_MASTER and its SLAVE from a stock 4.9.4, 4.9.7 and 4.9.8 install whose lib/ patch-lib patched (P23 and P24 on the replication
  * path there, P13 and P15 as their 4.9.3+ variants; P14, P16 and P19 left out): a stock 4.9.0 client's sends are
  * SEND_OK only once the slave holds them, and read back whole; the slave reaches the master's CommitLog end, and its
  * CommitLog is the master's byte for byte. With the slave paused (SIGSTOP: connected, acknowledging nothing) a send is
- * answered FLUSH_SLAVE_TIMEOUT at 4.9.7's slaveTimeout (1.5 s here), not at syncFlushTimeout (6 s here), as stock
- * 4.9.7's doWaitTransfer does with the request's own deadline; with the slave stopped, SLAVE_NOT_AVAILABLE, as stock's
- * submitReplicaRequest answers when isSlaveOK is false (CommitLog.java lines 891-900 of 4.9.7, which no patch edits).
+ * answered FLUSH_SLAVE_TIMEOUT at the release's slaveTimeout (1.5 s here), not at syncFlushTimeout (6 s here), as
+ * stock 4.9.3+'s doWaitTransfer does with the request's own deadline; with the slave stopped, SLAVE_NOT_AVAILABLE, as
+ * stock's submitReplicaRequest answers when isSlaveOK is false (CommitLog.java lines 891-900 of 4.9.7, which no patch
+ * edits). The control (P13 and P15 off) runs on 4.9.7.
  */
 class ReleaseMasterSlaveIT {
 
@@ -34,16 +39,22 @@ class ReleaseMasterSlaveIT {
     @TempDir
     Path tmp;
 
-    @Test
-    void a497PairPatchedByPatchLibReplicatesEveryAcknowledgedMessage() throws Exception {
-        Path dist = tmp.resolve("rocketmq-4.9.7-patch-lib");
-        String report = PatchLibDist.make(TestCluster.dist("stock497"), dist);
+    /** The releases whose HAService and CommitLog replica path P13's variant was read against: 4.9.3+'s. */
+    static List<String> laterReleases() {
+        return ReleaseInstalls.releases().stream().filter(r -> !r.equals("4.9.0")).collect(Collectors.toList());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laterReleases")
+    void aPairPatchedByPatchLibReplicatesEveryAcknowledgedMessage(String release) throws Exception {
+        Path dist = ReleaseInstalls.patched(release, tmp);
+        String report = Files.readString(dist.resolve("lib").resolve("rmqpatch").resolve("report.txt"));
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P23 ha-gather-write") && l.contains(" applied")), report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P13 replica-ack") && l.contains("as variant")), report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P15 direct-response") && l.contains("as variant")), report);
         try (TestCluster tc = new TestCluster(dist, "ms-sync/broker-a.conf", "slaveTimeout=" + SLAVE_TIMEOUT_MS,
             "syncFlushTimeout=" + SYNC_FLUSH_TIMEOUT_MS).topology(Topology.MS_SYNC).start()) {
-            DropInIT.roundTrip(tc, "4.9.7 SYNC_MASTER + SLAVE patched by patch-lib", MESSAGES);
+            DropInIT.roundTrip(tc, release + " SYNC_MASTER + SLAVE patched by patch-lib", MESSAGES);
             LocalCluster cluster = tc.cluster();
             long masterEnd = RuntimeInfo.commitLogMaxOffset(cluster.master().addr());
             long slaveEnd = RuntimeInfo.commitLogMaxOffset(cluster.slave().addr());
@@ -64,7 +75,7 @@ class ReleaseMasterSlaveIT {
                 assertTrue(inJars.contains(label), label + " not in the jars: " + line);
                 assertTrue(active.contains(label.split(" ")[0]), label + " not active: " + line);
             }
-            slaveAnswersAsStock497(tc, cluster, "P13 and P15 as variants");
+            slaveAnswersAsStock(tc, cluster, release + ": P13 and P15 as variants");
             // Clean shutdowns flush what each holds (the slave was stopped above).
             cluster.stop(cluster.master());
             assertArrayEquals(prefix(cluster.master().store().resolve("commitlog"), masterEnd),
@@ -91,7 +102,7 @@ class ReleaseMasterSlaveIT {
                 .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + tc.brokerLog()));
             String active = line.substring(line.indexOf("; active: ")).split(";")[1];
             assertTrue(!active.contains("P13") && !active.contains("P15") && line.contains("[P13, P15]"), line);
-            slaveAnswersAsStock497(tc, tc.cluster(), "P13 and P15 disabled (stock 4.9.7's paths)");
+            slaveAnswersAsStock(tc, tc.cluster(), "P13 and P15 disabled (stock 4.9.7's paths)");
         }
     }
 
@@ -99,11 +110,11 @@ class ReleaseMasterSlaveIT {
     private static final int SYNC_FLUSH_TIMEOUT_MS = 6_000;
 
     /**
-     * Stock 4.9.7's answers with the slave paused (FLUSH_SLAVE_TIMEOUT at the request's deadline, slaveTimeout) and
+     * Stock 4.9.3+'s answers with the slave paused (FLUSH_SLAVE_TIMEOUT at the request's deadline, slaveTimeout) and
      * with it stopped (SLAVE_NOT_AVAILABLE once the master has dropped the connection; a send that was queued before
      * that times out as above). The slave is stopped afterwards.
      */
-    private static void slaveAnswersAsStock497(TestCluster tc, LocalCluster cluster, String what) throws Exception {
+    private static void slaveAnswersAsStock(TestCluster tc, LocalCluster cluster, String what) throws Exception {
         DefaultMQProducer producer = new DefaultMQProducer("release-ms-it-producer");
         producer.setNamesrvAddr(tc.namesrvAddr());
         producer.setSendMsgTimeout(StockClientRoundTrip.SEND_TIMEOUT_MS);
@@ -124,7 +135,7 @@ class ReleaseMasterSlaveIT {
             }
             assertEquals(SendStatus.FLUSH_SLAVE_TIMEOUT, paused.getSendStatus(), "slave paused: " + paused);
             assertTrue(took >= SLAVE_TIMEOUT_MS - 100 && took < SYNC_FLUSH_TIMEOUT_MS - 1_000,
-                "answered after " + took + " ms: 4.9.7 times out at slaveTimeout " + SLAVE_TIMEOUT_MS
+                "answered after " + took + " ms: 4.9.3+ times out at slaveTimeout " + SLAVE_TIMEOUT_MS
                     + " ms (the request's deadline), not syncFlushTimeout " + SYNC_FLUSH_TIMEOUT_MS + " ms");
             cluster.stop(cluster.slave());
             SendStatus stopped = null;
