@@ -113,8 +113,9 @@ final class ShadedAgent implements AutoCloseable {
     }
 
     /** Stock 4.9.7's lib/ (broker-patches' rocketmq-4.9.7-stock, Maven Central's jars). */
-    static Path stock497Lib() {
-        return path("rmqpatch.dist.stock497").resolve("lib");
+    /** A later release's stock lib/ ("4.9.7": the build's rocketmq-4.9.7-stock/lib). */
+    static Path stockLib(String release) {
+        return path("rmqpatch.dist.stock" + release.replace(".", "")).resolve("lib");
     }
 
     /** The folder with the codec jar the patched distribution ships (patch-lib's default). */
