@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -81,17 +82,28 @@ final class FrameBoundsPatch implements Patch {
 
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
-            "4.9.4 decodes frames from the ByteBuf (rocketMQProtocolDecode(ByteBuf, int), "
-            + "javap) with upstream's header bounds (#3588); the register-broker body and QUERY_MESSAGE bounds need a "
-            + "variant without the frame edits") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.variant(
+            "4.9.4 decodes frames from the ByteBuf with upstream's bounds: the header length against the frame "
+            + "(RemotingCommand.decode(ByteBuf): 'bad header length') and the ROCKETMQ header's string and ext-fields "
+            + "lengths (rocketMQProtocolDecode(ByteBuf, int), #3588) (javap 4.9.4; read 4.9.8), so the frame edits are "
+            + "left out; its compressed REGISTER_BROKER body (RegisterBrokerBody.readBytes: new byte[length]) and "
+            + "QUERY_MESSAGE (IndexService.queryOffset: new ArrayList(maxNum), one call in DefaultMessageStore.queryMessage) "
+            + "still allocate what they claim (javap 4.9.4; read 4.9.8): the variant keeps those two edits",
+            boundsEdits()) : ReleaseFit.APPLIES;
     }
 
     @Override
     public List<MethodEdit> edits() {
-        return Arrays.<MethodEdit>asList(
+        List<MethodEdit> edits = new ArrayList<MethodEdit>(Arrays.<MethodEdit>asList(
             new EntryHook(Stock.FRAME_DECODE, Codec.CHECK_FRAME),
-            new EntryHook(Stock.ROCKETMQ_HEADER_DECODE, Codec.CHECK_ROCKETMQ_HEADER),
+            new EntryHook(Stock.ROCKETMQ_HEADER_DECODE, Codec.CHECK_ROCKETMQ_HEADER)));
+        edits.addAll(boundsEdits());
+        return edits;
+    }
+
+    /** The register-broker body and QUERY_MESSAGE edits: all of S6 on 4.9.4+, whose frame decode has bounds. */
+    static List<MethodEdit> boundsEdits() {
+        return Arrays.<MethodEdit>asList(
             new DelegateBody(Stock.REGISTER_BROKER_BODY_READ_BYTES, Codec.READ_COMPRESSED_BYTES),
             ReplaceCall.ofInstanceCall(Stock.STORE_QUERY_MESSAGE, Stock.INDEX_QUERY_OFFSET, Opcodes.INVOKEVIRTUAL,
                 Codec.QUERY_OFFSET_BOUNDED, 1));

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -37,6 +38,9 @@ import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * S6 over real sockets (servers on JDK 8 where it can be had, always in CI) and in process. A compressed
@@ -202,6 +206,44 @@ class FrameBoundsIT {
             assertFalse(mentions(c.dir, "OutOfMemoryError"), "no OutOfMemoryError on the patched broker");
             assertTrue(mentions(c.dir, "rmqpatch S6: ROCKETMQ-format header's remark (2000000000 bytes)"),
                 "the refusal is logged with the field");
+        }
+    }
+
+    static List<String> laterReleases() {
+        return ReleaseInstalls.releases().stream().filter(r -> !r.equals("4.9.0")).collect(Collectors.toList());
+    }
+
+    /**
+     * A later release (4.9.4, 4.9.7, 4.9.8), whose frame decode has upstream's bounds: the compressed REGISTER_BROKER
+     * body and the QUERY_MESSAGE count still make stock's name server and broker run out of heap (the control);
+     * patch-lib's copy (S6's variant: those two edits) answers both without, and the frame attacks close their
+     * connections there without an OutOfMemoryError (the release's own bounds, which the variant leaves alone).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laterReleases")
+    void onALaterReleaseTheBodyAndQueryAttacksFailOnStockAndAreRefusedByPatchLib(String release, @TempDir Path tmp)
+        throws Exception {
+        try (TestCluster c = new TestCluster(ReleaseInstalls.stock(release), "broker.conf").preferJdk8().javaOpt(NO_HEAP_DUMP)
+            .start()) {
+            RemotingCommand answer = attackNamesrv(c);
+            assertTrue(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"),
+                "control: stock " + release + "'s name server allocates the claimed part: " + answer);
+            RemotingCommand query = queryHugeMaxNum(c);
+            assertTrue(String.valueOf(query.getRemark()).contains("OutOfMemoryError"),
+                "control: stock " + release + "'s index allocates a list of the asked-for size: " + query);
+        }
+        try (TestCluster c = new TestCluster(ReleaseInstalls.patched(release, tmp), "broker.conf").preferJdk8()
+            .javaOpt(NO_HEAP_DUMP).start()) {
+            for (Map.Entry<String, byte[]> f : frames(HUGE, Short.MAX_VALUE).entrySet()) {
+                sendAndAwaitClose(c, f.getValue(), f.getKey());
+            }
+            RemotingCommand answer = attackNamesrv(c);
+            assertNotEquals(ResponseCode.SUCCESS, answer.getCode());
+            assertFalse(String.valueOf(answer.getRemark()).contains("OutOfMemoryError"), answer.getRemark());
+            RemotingCommand query = queryHugeMaxNum(c);
+            assertFalse(String.valueOf(query.getRemark()).contains("OutOfMemoryError"), query.getRemark());
+            DropInIT.roundTrip(c, release + " patched by patch-lib, after the attacks", 10);
+            assertFalse(mentions(c.dir, "OutOfMemoryError"), "no OutOfMemoryError on the patched " + release);
         }
     }
 

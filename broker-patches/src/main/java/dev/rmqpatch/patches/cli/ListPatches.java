@@ -21,24 +21,49 @@ import dev.rmqpatch.patches.build.LibPatch;
 public final class ListPatches {
 
     /**
-     * The security patches, the CVE each closes and the stock jar (by name prefix) it must be in. Kept here, not
-     * read from the patch classes, because those need ASM, which is not in this jar; a test checks both agree.
+     * The security patches, the CVE each closes, the stock jar (by name prefix) it must be in, and the first release
+     * from which that jar is not edited by it ("" for none: every release the patch applies on). Kept here, not read
+     * from the patch classes, because those need ASM, which is not in this jar; a test checks both agree, release by
+     * release (S6's 4.9.4+ variant leaves the remoting jar alone: the release bounds its frames itself).
      */
     static final String[][] SECURITY = {
-        {"S1", "CVE-2023-33246", "rocketmq-broker-"},
-        {"S2", "CVE-2023-33246", "rocketmq-broker-"},
-        {"S3", "CVE-2023-37582", "rocketmq-namesrv-"},
-        {"S5", "fastjson autoType (CVE-2022-25845 class)", "rocketmq-remoting-"},
+        {"S1", "CVE-2023-33246", "rocketmq-broker-", ""},
+        {"S2", "CVE-2023-33246", "rocketmq-broker-", ""},
+        {"S3", "CVE-2023-37582", "rocketmq-namesrv-", ""},
+        {"S5", "fastjson autoType (CVE-2022-25845 class)", "rocketmq-remoting-", ""},
         {"S6", "unbounded allocation from lengths and counts in requests (pre-authentication OutOfMemoryError)",
-            "rocketmq-remoting-"},
+            "rocketmq-remoting-", "4.9.4"},
         {"S6", "unbounded allocation from lengths and counts in requests (pre-authentication OutOfMemoryError)",
-            "rocketmq-common-"},
+            "rocketmq-common-", ""},
         {"S6", "unbounded allocation from lengths and counts in requests (pre-authentication OutOfMemoryError)",
-            "rocketmq-store-"},
-        {"S7", "CVE-2024-23321", "rocketmq-broker-"},
-        {"S8", "CVE-2024-23321", "rocketmq-broker-"},
-        {"S9", "consumer-group path traversal (files written outside the store)", "rocketmq-broker-"},
+            "rocketmq-store-", ""},
+        {"S7", "CVE-2024-23321", "rocketmq-broker-", ""},
+        {"S8", "CVE-2024-23321", "rocketmq-broker-", ""},
+        {"S9", "consumer-group path traversal (files written outside the store)", "rocketmq-broker-", ""},
     };
+
+    /** Whether the row's patch edits a jar of this release ("4.9.7", from the jar's name; null: not told). */
+    static boolean editsJarOf(String[] row, String release) {
+        return row[3].isEmpty() || release == null || compareReleases(release, row[3]) < 0;
+    }
+
+    /** "rocketmq-remoting-4.9.7.jar" with prefix "rocketmq-remoting-": "4.9.7"; null when it does not look so. */
+    static String releaseOf(String jarName, String prefix) {
+        String v = jarName.substring(prefix.length(), jarName.length() - ".jar".length());
+        return v.matches("[0-9]+(\\.[0-9]+)*") ? v : null;
+    }
+
+    static int compareReleases(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int d = Integer.parseInt(i < x.length ? x[i] : "0") - Integer.parseInt(i < y.length ? y[i] : "0");
+            if (d != 0) {
+                return d;
+            }
+        }
+        return 0;
+    }
 
     private ListPatches() {
     }
@@ -143,7 +168,12 @@ public final class ListPatches {
                 continue;
             }
             for (Map.Entry<String, String> jar : patchesByJar.entrySet()) {
-                if (!jar.getKey().startsWith(s[2])) {
+                if (!jar.getKey().startsWith(s[2]) || !jar.getKey().endsWith(".jar")) {
+                    continue;
+                }
+                if (!editsJarOf(s, releaseOf(jar.getKey(), s[2]))) {
+                    out.println("security: " + s[0] + " leaves " + jar.getKey() + " alone from " + s[3]
+                        + " (that release closes this part itself)");
                     continue;
                 }
                 String label = labelOf(jar.getValue(), s[0]);

@@ -62,8 +62,8 @@ class ReadmePatchTableTest {
             + "| *fixed upstream* | *fixed upstream* |"), table);
         assertTrue(row(table, "CVE-2024-23321").endsWith("| **closed** (S7, S8) | **closed** (S7, S8) | **closed** (S7, S8) "
             + "| **closed** (S7, S8) | **closed** (S8) |"), table);
-        assertTrue(row(table, "trusted lengths").contains("| **closed** (S6) | **closed** (S6) | **open** (S6 not yet) |"),
-            table);
+        assertTrue(row(table, "trusted lengths").endsWith("| **closed** (S6) | **closed** (S6) | **closed** (S6) "
+            + "| **closed** (S6) | **closed** (S6) |"), table);
         assertFalse(table.contains("(no patch)"), "a hole open on a release that no patch closes or waits for:\n" + table);
     }
 

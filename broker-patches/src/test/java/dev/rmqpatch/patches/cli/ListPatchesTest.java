@@ -1,6 +1,7 @@
 package dev.rmqpatch.patches.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -18,6 +19,8 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
 import dev.rmqpatch.patches.PatchTargets;
+import dev.rmqpatch.patches.ReleaseVariant;
+import dev.rmqpatch.patches.Release;
 import dev.rmqpatch.patches.Patches;
 import dev.rmqpatch.patches.build.JarPatcher;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,31 @@ class ListPatchesTest {
         List<String> fromTable = Arrays.stream(ListPatches.SECURITY).map(s -> s[0] + " " + s[1] + " " + s[2])
             .collect(Collectors.toList());
         assertEquals(fromPatches, fromTable);
+        // Release by release: the jars each security patch applied there (as written or as its variant) edits.
+        for (Release r : Release.values()) {
+            List<String> applied = Patches.all().stream().filter(p -> !p.closes().isEmpty() && p.on(r).applies())
+                .map(p -> ReleaseVariant.of(p, r))
+                .flatMap(p -> PatchTargets.jars(p).stream().map(jar -> p.id() + " " + jar + "-"))
+                .collect(Collectors.toList());
+            List<String> rows = Arrays.stream(ListPatches.SECURITY)
+                .filter(s -> applied.stream().anyMatch(a -> a.startsWith(s[0] + " ")) && ListPatches.editsJarOf(s, r.version()))
+                .map(s -> s[0] + " " + s[2]).collect(Collectors.toList());
+            assertEquals(applied, rows, r.version());
+        }
+    }
+
+    @Test
+    void aVariantThatLeavesAJarAloneIsNotMissingThere() throws Exception {
+        jar("rocketmq-remoting-4.9.7.jar", "P7 codec-on-io-thread");
+        jar("rocketmq-common-4.9.7.jar", "S6 frame-bounds");
+        jar("rocketmq-store-4.9.7.jar", "S6 frame-bounds");
+        jar("rmqpatch-codec-0.1.0.jar", null);
+        run("--list-patches", lib.toString());
+        assertTrue(out().contains("security: S6 leaves rocketmq-remoting-4.9.7.jar alone from 4.9.4"), out());
+        assertFalse(out().contains("MISSING S6"), out());
+        jar("rocketmq-store-4.9.7.jar", "P9 inline-response");
+        run("--list-patches", lib.toString());
+        assertTrue(out().contains("MISSING S6 in rocketmq-store-4.9.7.jar"), out());
     }
 
     @Test
