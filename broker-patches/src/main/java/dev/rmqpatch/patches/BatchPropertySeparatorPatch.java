@@ -19,7 +19,7 @@ import dev.rmqpatch.patches.transform.MethodRef;
  * last separator: the same length as stock's); it returns
  * null, and stock's body runs, for every other batch (a 4.9.0 client's, anything malformed or oversized).
  * Why: without it every message of a 4.9.1+ client's batch loses its last property on a 4.9.0 broker, stock or patched
- * (issue 42). Upstream fixed it in the store's batch encoder (4.9.7's {@code MessageExtEncoder}).
+ * (issue 42). Upstream fixed it in the store's batch encoder ({@code MessageExtEncoder}, already in 4.9.3 and 4.9.4).
  * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class BatchPropertySeparatorPatch implements Patch {
@@ -91,7 +91,8 @@ final class BatchPropertySeparatorPatch implements Patch {
 
     @Override
     public String tests() {
-        return "BatchPropertySeparatorIT, BatchClientBrokersIT; codec: BatchPropertySeparatorTest";
+        return "BatchPropertySeparatorIT, BatchClientBrokersIT, BatchEncoderReleasesTest (upstream on 4.9.3, 4.9.4: their "
+            + "stock encoders against 4.9.7's); codec: BatchPropertySeparatorTest";
     }
 
     @Override
@@ -106,9 +107,12 @@ final class BatchPropertySeparatorPatch implements Patch {
             return ReleaseFit.upstream("4.9.7's MessageExtEncoder keeps every message's last property: P36 writes 4.9.7's "
                 + "bytes, which its tests check against rocketmq-store 4.9.7's encoder");
         }
-        return release.atLeast(Release.V4_9_3) ? ReleaseFit.needsVariant(
-            "4.9.3's batch encoder is CommitLog$MessageExtEncoder (read); whether 4.9.3 and 4.9.4 lose a batch "
-                + "message's last property was not read") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_3) ? ReleaseFit.upstream(
+            "4.9.3's and 4.9.4's batch encoder (CommitLog$MessageExtEncoder.encode(MessageExtBatch, PutMessageContext)) "
+                + "appends one separator between a message's properties and the batch's when the message's do not end "
+                + "with one (needAppendLastPropertySeparator; read 4.9.3, 4.9.4: 4.9.4's loop is 4.9.7's): tests "
+                + "(BatchEncoderReleasesTest) show their stock encoders store 4.9.7's bytes for 4.9.0, 4.9.3, 4.9.4 and "
+                + "4.9.7 clients' batches, every property read back") : ReleaseFit.APPLIES;
     }
 
     @Override

@@ -185,6 +185,14 @@ final class Codec {
     static final String MESSAGE_DECODES = "dev/rmqpatch/codec/message/MessageDecodes";
     static final MethodRef DECODES = new MethodRef(MESSAGE_DECODES, "decodes", Stock.MESSAGE_DECODES.desc);
     static final MethodRef DECODE = new MethodRef(MESSAGE_DECODES, "decode", Stock.MESSAGE_DECODE.desc);
+    /** P28's 4.9.3 variant: 4.9.3's rules (zlib, the release's properties parser). */
+    static final String MESSAGE_DECODES_493 = "dev/rmqpatch/codec/message/MessageDecodes493";
+    static final MethodRef DECODES_493 = new MethodRef(MESSAGE_DECODES_493, "decodes", Stock.MESSAGE_DECODES.desc);
+    static final MethodRef DECODE_493 = new MethodRef(MESSAGE_DECODES_493, "decode", Stock.MESSAGE_DECODE.desc);
+    /** P28's 4.9.4+ variant (compiled from src/main/java-rpc): the compressor by type, the release's parser. */
+    static final String MESSAGE_DECODES_494 = "dev/rmqpatch/codec/message/MessageDecodes494";
+    static final MethodRef DECODES_494 = new MethodRef(MESSAGE_DECODES_494, "decodes", Stock.MESSAGE_DECODES.desc);
+    static final MethodRef DECODE_494 = new MethodRef(MESSAGE_DECODES_494, "decode", Stock.MESSAGE_DECODE.desc);
 
     // P30
     static final String INLINE_SEND = REMOTING + "InlineSend";

@@ -343,6 +343,22 @@ final class Stock {
     /** One stored record to a message (readBody, deCompressBody, isClient): every other decode overload calls it. */
     static final MethodRef MESSAGE_DECODE = new MethodRef(MESSAGE_DECODER, "decode",
         "(Ljava/nio/ByteBuffer;ZZZ)L" + MESSAGE_EXT + ";");
+    /** What decodes calls per record (4.9.0 to 4.9.8): clientDecode(buffer, readBody), i.e. decode(.., true, true). */
+    static final MethodRef CLIENT_DECODE = new MethodRef(MESSAGE_DECODER, "clientDecode",
+        "(Ljava/nio/ByteBuffer;Z)L" + MESSAGE_EXT + ";");
+    /** 4.9.0 to 4.9.3: a compressed body is inflated with zlib. */
+    static final MethodRef UTIL_UNCOMPRESS = new MethodRef("org/apache/rocketmq/common/UtilAll", "uncompress", "([B)[B");
+    /** 4.9.4+: a compressed body is inflated by the compressor of the sysFlag's compression type. */
+    static final String COMPRESSION = "org/apache/rocketmq/common/compression/";
+    static final MethodRef GET_COMPRESSION_TYPE = new MethodRef("org/apache/rocketmq/common/sysflag/MessageSysFlag",
+        "getCompressionType", "(I)L" + COMPRESSION + "CompressionType;");
+    static final MethodRef GET_COMPRESSOR = new MethodRef(COMPRESSION + "CompressorFactory", "getCompressor",
+        "(L" + COMPRESSION + "CompressionType;)L" + COMPRESSION + "Compressor;");
+    static final MethodRef COMPRESSOR_DECOMPRESS = new MethodRef(COMPRESSION + "Compressor", "decompress", "([B)[B");
+    static final MethodRef CREATE_MESSAGE_ID = new MethodRef(MESSAGE_DECODER, "createMessageId",
+        "(Ljava/nio/ByteBuffer;Ljava/nio/ByteBuffer;J)Ljava/lang/String;");
+    static final MethodRef SET_OFFSET_MSG_ID = new MethodRef("org/apache/rocketmq/common/message/MessageClientExt",
+        "setOffsetMsgId", "(Ljava/lang/String;)V");
 
     // P30: where a request is handed to its processor's executor.
     static final MethodRef PROCESS_REQUEST_COMMAND = new MethodRef("org/apache/rocketmq/remoting/netty/NettyRemotingAbstract",

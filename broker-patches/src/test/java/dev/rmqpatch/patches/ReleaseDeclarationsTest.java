@@ -69,8 +69,18 @@ class ReleaseDeclarationsTest {
             assertEquals(want, byId("P13").on(r).kind(), "P13 on " + r.version());
             assertEquals(want, byId("P15").on(r).kind(), "P15 on " + r.version());
         }
-        assertEquals(ReleaseFit.Kind.APPLIES, byId("P28").on(Release.V4_9_3).kind());
-        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P28").on(Release.V4_9_4).kind());
+        // P28: 4.9.3's variant (the release's properties parser), 4.9.4+'s (also the compressor by type).
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P28").on(Release.V4_9_0).kind());
+        assertTrue(byId("P28").on(Release.V4_9_3).variantEdits().stream()
+            .anyMatch(e -> e.describe().contains("MessageDecodes493")));
+        for (Release r : new Release[] {Release.V4_9_4, Release.V4_9_7, Release.V4_9_8}) {
+            assertTrue(byId("P28").on(r).variantEdits().stream().anyMatch(e -> e.describe().contains("MessageDecodes494")),
+                r.version());
+        }
+        // P36: upstream from 4.9.3 (MessageExtEncoder's needAppendLastPropertySeparator; BatchEncoderReleasesTest).
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P36").on(Release.V4_9_0).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P36").on(Release.V4_9_3).kind());
+        assertEquals(ReleaseFit.Kind.UPSTREAM, byId("P36").on(Release.V4_9_4).kind());
         assertEquals(ReleaseFit.Kind.APPLIES, byId("S2").on(Release.V4_9_4).kind());
         assertEquals(ReleaseFit.Kind.UPSTREAM, byId("S2").on(Release.V4_9_7).kind());
         assertEquals(ReleaseFit.Kind.APPLIES, byId("S7").on(Release.V4_9_7).kind());

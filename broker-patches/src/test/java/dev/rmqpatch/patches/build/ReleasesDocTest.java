@@ -42,8 +42,10 @@ class ReleasesDocTest {
         assertTrue(table.contains("| P8 remote-address-cache | applies | **already upstream** | **already upstream** | "
             + "**already upstream** | **already upstream** |"), table);
         assertTrue(table.contains("- P8 remote-address-cache, already upstream on 4.9.3, 4.9.4, 4.9.7, 4.9.8: "), table);
-        assertTrue(table.contains("- P36 batch-property-separator, needs variant on 4.9.3, 4.9.4: "), table);
+        assertTrue(table.contains("- P36 batch-property-separator, already upstream on 4.9.3, 4.9.4: "), table);
         assertTrue(table.contains("- P36 batch-property-separator, already upstream on 4.9.7, 4.9.8: "), table);
+        assertTrue(table.contains("- P28 consume-decode, applies as variant on 4.9.3: "), table);
+        assertTrue(table.contains("- P28 consume-decode, applies as variant on 4.9.4, 4.9.7, 4.9.8: "), table);
         assertEquals(Patches.all().size(), table.lines().filter(l -> l.matches("\\| [PS][0-9]+ .*")).count());
     }
 

@@ -10,12 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.rmqpatch.codec.properties.MessageProperties;
-import dev.rmqpatch.codec.switches.PatchSwitches;
-import org.apache.rocketmq.common.UtilAll;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageClientExt;
-import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.sysflag.MessageSysFlag;
 
@@ -76,10 +72,15 @@ public final class MessageDecodes {
 
     /** As stock {@code MessageDecoder.decodes(ByteBuffer, boolean)}: client messages until the first that fails. */
     public static List<MessageExt> decodes(ByteBuffer byteBuffer, boolean readBody) {
+        return decodes(byteBuffer, readBody, DecodeRules.V4_9_0);
+    }
+
+    /** {@link #decodes(ByteBuffer, boolean)} by a release's rules (P28's variants). */
+    static List<MessageExt> decodes(ByteBuffer byteBuffer, boolean readBody, DecodeRules rules) {
         Scratch s = SCRATCH.get();
         List<MessageExt> msgExts = new ArrayList<MessageExt>(expectedCount(byteBuffer));
         while (byteBuffer.hasRemaining()) {
-            MessageExt msgExt = decode(byteBuffer, readBody, true, true, s);
+            MessageExt msgExt = decode(byteBuffer, readBody, true, true, s, rules);
             if (null != msgExt) {
                 msgExts.add(msgExt);
             } else {
@@ -91,7 +92,13 @@ public final class MessageDecodes {
 
     /** As stock {@code MessageDecoder.decode(ByteBuffer, boolean, boolean, boolean)}. */
     public static MessageExt decode(ByteBuffer byteBuffer, boolean readBody, boolean deCompressBody, boolean isClient) {
-        return decode(byteBuffer, readBody, deCompressBody, isClient, SCRATCH.get());
+        return decode(byteBuffer, readBody, deCompressBody, isClient, SCRATCH.get(), DecodeRules.V4_9_0);
+    }
+
+    /** {@link #decode(ByteBuffer, boolean, boolean, boolean)} by a release's rules (P28's variants). */
+    static MessageExt decode(ByteBuffer byteBuffer, boolean readBody, boolean deCompressBody, boolean isClient,
+                             DecodeRules rules) {
+        return decode(byteBuffer, readBody, deCompressBody, isClient, SCRATCH.get(), rules);
     }
 
     /**
@@ -115,7 +122,7 @@ public final class MessageDecodes {
     }
 
     static MessageExt decode(ByteBuffer byteBuffer, boolean readBody, boolean deCompressBody, boolean isClient,
-                             Scratch s) {
+                             Scratch s, DecodeRules rules) {
         try {
             MessageExt msgExt = isClient ? new MessageClientExt() : new MessageExt();
 
@@ -173,7 +180,7 @@ public final class MessageDecodes {
                     byte[] body = new byte[bodyLen];
                     byteBuffer.get(body);
                     if (deCompressBody && (sysFlag & MessageSysFlag.COMPRESSED_FLAG) == MessageSysFlag.COMPRESSED_FLAG) {
-                        body = UtilAll.uncompress(body);
+                        body = rules.decompress(body, sysFlag);
                     }
                     msgExt.setBody(body);
                 } else {
@@ -187,7 +194,7 @@ public final class MessageDecodes {
             // 17 properties
             short propertiesLength = byteBuffer.getShort();
             if (propertiesLength > 0) {
-                MessageAccessor.setProperties(msgExt, properties(byteBuffer, propertiesLength, s));
+                MessageAccessor.setProperties(msgExt, properties(byteBuffer, propertiesLength, s, rules));
             }
 
             String msgId = offsetMsgId(storeAddress, storeIp, storePort, physicOffset, storeV6, s.hex);
@@ -204,12 +211,10 @@ public final class MessageDecodes {
     }
 
     /**
-     * The {@code length} (positive) bytes of properties at the buffer's position, read past, parsed as
-     * {@code MessageDecoder.string2messageProperties(new String(bytes, UTF_8))} parses them in a patched JVM: P2's
-     * parser while P2 is on, straight from the bytes when they are all ASCII (no String of them at all), else from the
-     * String, made from a heap buffer's own array.
+     * The {@code length} (positive) bytes of properties at the buffer's position, read past, parsed by the rules
+     * ({@link DecodeRules#properties}) from a heap buffer's own array, or from a copy.
      */
-    private static Map<String, String> properties(ByteBuffer byteBuffer, int length, Scratch s) {
+    private static Map<String, String> properties(ByteBuffer byteBuffer, int length, Scratch s, DecodeRules rules) {
         if (length > byteBuffer.remaining()) {
             throw new BufferUnderflowException();
         }
@@ -231,11 +236,7 @@ public final class MessageDecodes {
             byteBuffer.get(bytes, 0, length);
             off = 0;
         }
-        if (PatchSwitches.P2) {
-            Map<String, String> map = MessageProperties.decodeAscii(bytes, off, length);
-            return map != null ? map : MessageProperties.decode(new String(bytes, off, length, StandardCharsets.UTF_8));
-        }
-        return MessageDecoder.string2messageProperties(new String(bytes, off, length, StandardCharsets.UTF_8));
+        return rules.properties(bytes, off, length);
     }
 
     /** The topic of {@code length} bytes at the buffer's position, read past; the last topic's String when equal. */
