@@ -24,6 +24,10 @@ final class Codec {
     static final MethodRef ENCODE_PROPERTIES_FOR_STORE =
         new MethodRef(PROPERTIES, "encodeForStore", "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef DECODE_PROPERTIES = new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;");
+    /** P2's 4.9.3+ variant: that format (no trailing separator) and that parser. */
+    static final String PROPERTIES_493 = "dev/rmqpatch/codec/properties/MessageProperties493";
+    static final MethodRef ENCODE_PROPERTIES_493 = new MethodRef(PROPERTIES_493, "encode", ENCODE_PROPERTIES.desc);
+    static final MethodRef DECODE_PROPERTIES_493 = new MethodRef(PROPERTIES_493, "decode", DECODE_PROPERTIES.desc);
 
     static final String SECURITY = "dev/rmqpatch/codec/security/";
     static final String STARTUP = "dev/rmqpatch/codec/switches/StartupHooks";

@@ -36,6 +36,15 @@ final class Stock {
         "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef STRING_TO_PROPERTIES = new MethodRef(MESSAGE_DECODER, "string2messageProperties",
         "(Ljava/lang/String;)Ljava/util/Map;");
+    /** 4.9.3+: messageProperties2String drops the last separator with it (4.9.0 keeps it). */
+    static final MethodRef BUILDER_DELETE_CHAR_AT = new MethodRef("java/lang/StringBuilder", "deleteCharAt",
+        "(I)Ljava/lang/StringBuilder;");
+    /** 4.9.3+: string2messageProperties finds both separators with it (4.9.0 splits). */
+    static final MethodRef STRING_INDEX_OF_FROM = new MethodRef("java/lang/String", "indexOf", "(II)I");
+    static final MethodRef STRING_SUBSTRING = new MethodRef("java/lang/String", "substring", "(II)Ljava/lang/String;");
+    /** 4.9.0's string2messageProperties: two levels of split. */
+    static final MethodRef STRING_SPLIT = new MethodRef("java/lang/String", "split",
+        "(Ljava/lang/String;)[Ljava/lang/String;");
     static final MethodRef ASYNC_SEND_MESSAGE = new MethodRef(SEND_MESSAGE_PROCESSOR, "asyncSendMessage",
         "(Lio/netty/channel/ChannelHandlerContext;L" + REMOTING_COMMAND + ";"
             + "Lorg/apache/rocketmq/broker/mqtrace/SendMessageContext;L" + SEND_MESSAGE_REQUEST_HEADER + ";)"

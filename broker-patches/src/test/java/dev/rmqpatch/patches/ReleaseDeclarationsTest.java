@@ -62,10 +62,11 @@ class ReleaseDeclarationsTest {
                 assertTrue(fit.variantEdits().get(0).describe().contains("RpcHeaderHooks"), fit.variantEdits().get(0).describe());
             }
         }
-        assertEquals(ReleaseFit.Kind.NEEDS_VARIANT, byId("P2").on(Release.V4_9_3).kind());
-        // P13 and P15: their 4.9.3+ variants (the request's own deadline; getPutMessageFutureExecutor()).
+        // P2, P13 and P15: their 4.9.3+ variants (4.9.3's properties format and parser; the request's own deadline;
+        // getPutMessageFutureExecutor()).
         for (Release r : Release.values()) {
             ReleaseFit.Kind want = r.atLeast(Release.V4_9_3) ? ReleaseFit.Kind.VARIANT : ReleaseFit.Kind.APPLIES;
+            assertEquals(want, byId("P2").on(r).kind(), "P2 on " + r.version());
             assertEquals(want, byId("P13").on(r).kind(), "P13 on " + r.version());
             assertEquals(want, byId("P15").on(r).kind(), "P15 on " + r.version());
         }

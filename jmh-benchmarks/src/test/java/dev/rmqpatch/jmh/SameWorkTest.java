@@ -96,6 +96,27 @@ class SameWorkTest {
         assertFalse(patchedStored.contains("WAIT"));
     }
 
+    /** P2's 4.9.3+ pair: stock 4.9.3's MessageDecoder (local repository) and the variant give equal results. */
+    @ParameterizedTest
+    @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
+    void properties493Pairs(String kind) throws Throwable {
+        java.nio.file.Path jar = java.nio.file.Path.of(System.getProperty("maven.repo.local",
+            System.getProperty("user.home") + "/.m2/repository"), "org/apache/rocketmq/rocketmq-common/4.9.3/rocketmq-common-4.9.3.jar");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isRegularFile(jar), "no " + jar);
+        Inputs in = Inputs.of(kind);
+        Properties493Benchmark b = new Properties493Benchmark();
+        b.release = "4.9.3";
+        b.setup(in);
+        assertFalse(b.properties.endsWith("\u0002"), "4.9.3's format: no trailing separator");
+        assertEquals(in.properties.substring(0, in.properties.length() - 1), b.properties);
+        Map<String, String> stockMap = b.parseStock();
+        assertEquals(List.of(stockMap.entrySet().toArray()), List.of(b.parsePatched().entrySet().toArray()),
+            "the same entries in the same order");
+        assertEquals(MessageDecoder.string2messageProperties(in.properties), stockMap);
+        assertEquals(b.encodeStock(in), b.encodePatched(in), "stock 4.9.3's very string");
+        assertEquals(MessageDecoder.messageProperties2String(in.brokerProperties), b.encodeStock(in) + "\u0002");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {Inputs.TYPICAL, Inputs.LARGE})
     void sendHeaderDecodePair(String kind) throws Exception {

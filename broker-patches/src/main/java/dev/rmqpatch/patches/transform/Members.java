@@ -30,6 +30,19 @@ final class Members {
         }
     }
 
+    /**
+     * Fails if {@code m}'s code reads or calls one of {@code members}: the release still has the code the codec would
+     * replace by a re-implementation of another version.
+     */
+    static void forbid(MethodRef target, MethodNode m, List<MethodRef> members) throws PatchException {
+        for (MethodRef member : members) {
+            if (refers(m, member)) {
+                throw new PatchException(target + " still refers to " + member
+                    + ": the code the patch mirrors has changed");
+            }
+        }
+    }
+
     private static boolean refers(MethodNode m, MethodRef member) {
         for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
             if (insn instanceof MethodInsnNode) {

@@ -118,7 +118,9 @@ class ReadmePatchTableTest {
         String p7 = table.lines().filter(l -> l.startsWith("| P7 |")).findFirst().orElseThrow(AssertionError::new);
         assertTrue(p7.endsWith("| **yes** | **yes** | **yes** | **yes** |"), p7);
         String p2 = table.lines().filter(l -> l.startsWith("| P2 |")).findFirst().orElseThrow(AssertionError::new);
-        assertTrue(p2.endsWith("| *not yet* | *not yet* | *not yet* | *not yet* |"), p2);
+        assertTrue(p2.endsWith("| **variant** | **variant** | **variant** | **variant** |"), p2);
+        String p6 = table.lines().filter(l -> l.startsWith("| P6 |")).findFirst().orElseThrow(AssertionError::new);
+        assertTrue(p6.endsWith("| **yes** | *not yet* | *not yet* | *not yet* |"), p6);
     }
 
     @Test

@@ -28,12 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * P13 (replica-ack) and P15 (direct-response) as their 4.9.3+ variants: applied by the declarations and the witnesses
- * on 4.9.3, 4.9.4 and 4.9.7 (and 4.9.8 when its lib/ is cached), and refused by the witnesses on code of another shape.
+ * P13 (replica-ack) and P15 (direct-response) as their 4.9.3+ variants, and P2 (properties-codec, rocketmq-common) as
+ * its own: applied by the declarations and the witnesses on 4.9.3, 4.9.4 and 4.9.7 (and 4.9.8 when its lib/ is
+ * cached), and refused by the witnesses on code of another shape. (P2's results against each release's stock:
+ * Properties493DifferentialTest.)
  */
 class StoreVariantsTest {
 
-    private static final List<String> IDS = List.of("P13", "P15");
+    private static final List<String> IDS = List.of("P2", "P13", "P15");
 
     @TempDir
     Path tmp;
@@ -80,10 +82,12 @@ class StoreVariantsTest {
                 assertEquals(described(fit.variantEdits()), described(applied.edits()));
                 assertTrue(text.lines().anyMatch(l -> l.startsWith(id + " ") && l.contains("as variant")), text);
             }
-            // As written (4.9.0's edits): P15 is refused by its call count there; P13's edits fit, only the
-            // declaration keeps them out (docs/releases.md: "dangerous").
+            // As written (4.9.0's edits): P15 is refused by its call count there; P13's and P2's edits fit, only the
+            // declarations keep them out (docs/releases.md: "dangerous").
             ReleaseSelection.Row p15 = s.rows().stream().filter(r -> r.id.equals("P15")).findFirst().orElseThrow();
             assertEquals(ReleasePlan.WITNESS_COUNT, p15.asWritten.kind, release.version());
+            ReleaseSelection.Row p2 = s.rows().stream().filter(r -> r.id.equals("P2")).findFirst().orElseThrow();
+            assertTrue(p2.asWritten.applies(), release.version());
         }
     }
 
@@ -101,6 +105,8 @@ class StoreVariantsTest {
             manifestPatches(dest.resolve("rocketmq-store-4.9.3.jar")));
         assertTrue(manifestPatches(dest.resolve("rocketmq-broker-4.9.3.jar")).contains("P15 direct-response"),
             manifestPatches(dest.resolve("rocketmq-broker-4.9.3.jar")));
+        assertTrue(manifestPatches(dest.resolve("rocketmq-common-4.9.3.jar")).contains("P2 properties-codec"),
+            manifestPatches(dest.resolve("rocketmq-common-4.9.3.jar")));
         String report = Files.readString(dest.resolve("rmqpatch/report.txt"), StandardCharsets.UTF_8);
         for (String id : IDS) {
             assertTrue(report.lines().anyMatch(l -> l.startsWith(id + " ") && l.contains("as variant")), report);
@@ -109,8 +115,9 @@ class StoreVariantsTest {
 
     /**
      * The variants' witnesses refuse code of another shape: declared (by a stand-in) on 4.9.0, whose asyncProcessRequest
-     * calls getSendMessageExecutor() (0 calls of getPutMessageFutureExecutor(), the variant wants exactly 1) and whose
-     * doWaitTransfer reads no getDeadLine() (4.9.0's requests have none).
+     * calls getSendMessageExecutor() (0 calls of getPutMessageFutureExecutor(), the variant wants exactly 1), whose
+     * doWaitTransfer reads no getDeadLine() (4.9.0's requests have none) and whose messageProperties2String keeps its
+     * last separator (no deleteCharAt).
      */
     @Test
     void theVariantsWitnessesRefuseAnotherShape() throws Exception {
@@ -133,6 +140,9 @@ class StoreVariantsTest {
         assertEquals(ReleaseSelection.Outcome.REFUSED, rows.get("P13").outcome);
         assertEquals(ReleasePlan.MIRRORED_MEMBER, rows.get("P13").witnessKind, rows.get("P13").reason);
         assertTrue(rows.get("P13").reason.contains("getDeadLine"), rows.get("P13").reason);
+        assertEquals(ReleaseSelection.Outcome.REFUSED, rows.get("P2").outcome);
+        assertEquals(ReleasePlan.MIRRORED_MEMBER, rows.get("P2").witnessKind, rows.get("P2").reason);
+        assertTrue(rows.get("P2").reason.contains("deleteCharAt"), rows.get("P2").reason);
     }
 
     private static String manifestPatches(Path jar) throws Exception {
