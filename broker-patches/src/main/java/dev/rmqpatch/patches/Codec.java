@@ -19,6 +19,9 @@ final class Codec {
     static final MethodRef ENCODE_RPC_HEADER = new MethodRef(RPC_HOOKS, "makeRpcHeaderToNet", ENCODE_HEADER.desc);
     static final MethodRef ENCODE_RPC_PULL_HEADER = new MethodRef(RPC_HOOKS, "makeRpcPullHeaderToNet", ENCODE_HEADER.desc);
     static final MethodRef DECODE_JSON_HEADER = new MethodRef(HOOKS, "decodeJsonHeader", Stock.JSON_DECODE.desc);
+    /** P5's variant (4.9.4+): the same reader, the blank command from 4.9.4's ByteBuf decoder (JsonHeaderHooks). */
+    static final MethodRef DECODE_JSON_HEADER_BYTE_BUF_ERA = new MethodRef("dev/rmqpatch/codec/hook/JsonHeaderHooks",
+        "decodeJsonHeader", Stock.JSON_DECODE.desc);
     static final MethodRef ENCODE_JSON_HEADER = new MethodRef(HOOKS, "encodeJsonHeader", Stock.JSON_ENCODE.desc);
     static final MethodRef ENCODE_PROPERTIES = new MethodRef(PROPERTIES, "encode", "(Ljava/util/Map;)Ljava/lang/String;");
     static final MethodRef ENCODE_PROPERTIES_FOR_STORE =

@@ -60,7 +60,8 @@ final class JsonHeaderDecodePatch implements Patch {
 
     @Override
     public String tests() {
-        return "PatchedClassesIT, MalformedSendIT, DropInIT; codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest";
+        return "PatchedClassesIT, MalformedSendIT, DropInIT, JsonHeaderReleasesTest (4.9.4+: the variant against stock "
+            + "4.9.4, 4.9.7, 4.9.8); codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest";
     }
 
     @Override
@@ -68,11 +69,31 @@ final class JsonHeaderDecodePatch implements Patch {
         return "JsonHeaderDecodeBenchmark";
     }
 
+    /**
+     * 4.9.4+: {@code RemotingCommand.decode(ByteBuf)} calls {@code headerDecode(ByteBuf, int, SerializeType)}, whose
+     * JSON branch copies the header into a byte[] and calls the same {@code RemotingSerializable.decode(headerData,
+     * RemotingCommand.class)} once (javap 4.9.4, 4.9.7, 4.9.8; read 4.9.8), and 4.9.0's {@code headerDecode(byte[],
+     * SerializeType)} is gone. RemotingCommand has 4.9.0's fields and properties there; LanguageCode adds RUST, which
+     * the reader takes from the release's enum. What the reader calls of 4.9.0's alone is
+     * {@code RocketMQSerializable.rocketMQProtocolDecode(byte[])}, its blank command: the variant's hook
+     * ({@code JsonHeaderHooks}) makes it with 4.9.4's {@code rocketMQProtocolDecode(ByteBuf, int)}.
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
-            "4.9.4 decodes headers from the ByteBuf (headerDecode(ByteBuf, int, SerializeType)), and "
-            + "the codec's JSON reader calls rocketMQProtocolDecode(byte[]), gone there (javap): a ByteBuf variant") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.variant(
+            "4.9.4 decodes headers from the ByteBuf: headerDecode(ByteBuf, int, SerializeType) copies the JSON header "
+            + "into a byte[] and calls RemotingSerializable.decode(headerData, RemotingCommand.class) once, and "
+            + "rocketMQProtocolDecode(byte[]), the reader's way to a blank command, is gone (javap 4.9.4, 4.9.7, 4.9.8; "
+            + "read 4.9.4, 4.9.8 RemotingCommand, RocketMQSerializable): the variant replaces that call with "
+            + "JsonHeaderHooks.decodeJsonHeader, the same reader with the blank command from rocketMQProtocolDecode("
+            + "ByteBuf, int), @type left to the release's fastjson (JsonHeaderReleasesTest against stock 4.9.4, 4.9.7, "
+            + "4.9.8)", variantEdits()) : ReleaseFit.APPLIES;
+    }
+
+    /** The 4.9.4+ edit: exactly one fastjson decode in headerDecode(ByteBuf, int, SerializeType), else refused. */
+    static List<MethodEdit> variantEdits() {
+        return Collections.<MethodEdit>singletonList(
+            new ReplaceCall(Stock.HEADER_DECODE_BYTE_BUF, Stock.JSON_DECODE, Codec.DECODE_JSON_HEADER_BYTE_BUF_ERA, 1));
     }
 
     @Override

@@ -25,6 +25,9 @@ final class Stock {
     /** Private static: the header half of every frame decode, JSON or ROCKETMQ by the frame's type byte. */
     static final MethodRef HEADER_DECODE = new MethodRef(REMOTING_COMMAND, "headerDecode",
         "([BL" + SERIALIZE_TYPE + ";)L" + REMOTING_COMMAND + ";");
+    /** 4.9.4+: the same, reading the header from the frame's ByteBuf (its JSON branch copies it into a byte[] first). */
+    static final MethodRef HEADER_DECODE_BYTE_BUF = new MethodRef(REMOTING_COMMAND, "headerDecode",
+        "(Lio/netty/buffer/ByteBuf;IL" + SERIALIZE_TYPE + ";)L" + REMOTING_COMMAND + ";");
     /** Private: the header half of every frame encode, after makeCustomHeaderToNet. */
     static final MethodRef HEADER_ENCODE = new MethodRef(REMOTING_COMMAND, "headerEncode", "()[B");
     /** fastjson parse of a byte[] (through a String), used for every JSON body class too, so patched only at one site. */

@@ -147,14 +147,38 @@ public final class JsonHeaderReader {
     private byte[] latin;
     private char[] chars;
 
+    /** The last header {@link #parse} read, for {@link #into}: the F_ bits of the keys present and their values. */
+    private int seen;
+    private int code;
+    private int version;
+    private int opaque;
+    private int flag;
+    private LanguageCode language;
+    private String remark;
+    private HashMap<String, String> extFields;
+    private SerializeType serializeType;
+
     private JsonHeaderReader() {
     }
 
     /**
      * The command stock's fastjson decode gives for {@code json}, or null when this reader declines (see the class
-     * comment); then nothing has happened and fastjson must decode it.
+     * comment); then nothing has happened and fastjson must decode it. 4.9.0's remoting: the blank command comes from
+     * {@code RocketMQSerializable.rocketMQProtocolDecode(byte[])}, which 4.9.4+ replaced by a ByteBuf decoder; there
+     * P5's variant hook ({@code JsonHeaderHooks}, src/main/java-rpc) calls {@link #parse} and {@link #into} itself.
      */
     public static RemotingCommand read(byte[] json) {
+        JsonHeaderReader reader = parse(json);
+        return reader == null ? null : reader.into(RocketMQSerializable.rocketMQProtocolDecode(BLANK_ROCKETMQ_HEADER));
+    }
+
+    /**
+     * The first half of {@link #read}: the header read into this thread's reader, or null when this reader declines
+     * (then nothing has happened and fastjson must decode it). The caller then makes one blank command, as
+     * {@code RemotingCommand}'s protected constructor leaves it (which draws one request id), and hands it to
+     * {@link #into} on the same thread before it parses another header; nothing else may use the reader between.
+     */
+    public static JsonHeaderReader parse(byte[] json) {
         if (json == null || !StockFastjson.parsesAsShipped()) {
             return null;
         }
@@ -167,10 +191,12 @@ public final class JsonHeaderReader {
         reader.in = json;
         reader.end = json.length;
         reader.pos = 0;
+        boolean read = false;
         try {
-            return reader.command();
+            reader.header();
+            read = true;
         } catch (Declined e) {
-            return null;
+            reader.clear();
         } finally {
             reader.in = null;
             // A thread that once read a huge header does not keep huge buffers.
@@ -179,9 +205,50 @@ public final class JsonHeaderReader {
                 holder[0] = reader;
             }
         }
+        return read ? reader : null;
     }
 
-    private RemotingCommand command() {
+    /**
+     * The second half of {@link #read}: sets on {@code cmd}, a command as RemotingCommand's constructor leaves it, what
+     * the header {@link #parse} read gives (fastjson's setters for the keys present, opaque always), and returns it.
+     */
+    public RemotingCommand into(RemotingCommand cmd) {
+        cmd.setOpaque(opaque);
+        if ((seen & F_CODE) != 0) {
+            cmd.setCode(code);
+        }
+        if ((seen & F_VERSION) != 0) {
+            cmd.setVersion(version);
+        }
+        if ((seen & F_FLAG) != 0) {
+            cmd.setFlag(flag);
+        }
+        if (language != null) {
+            cmd.setLanguage(language);
+        }
+        if (remark != null) {
+            cmd.setRemark(remark);
+        }
+        if (extFields != null) {
+            cmd.setExtFields(extFields);
+        }
+        if (serializeType != null) {
+            cmd.setSerializeTypeCurrentRPC(serializeType);
+        }
+        clear();
+        return cmd;
+    }
+
+    /** Drops what the last header left, so the thread's reader holds no command's strings or map. */
+    private void clear() {
+        language = null;
+        remark = null;
+        extFields = null;
+        serializeType = null;
+    }
+
+    /** Reads the whole header into the fields below, or throws Declined. */
+    private void header() {
         int seen = 0;
         int code = 0;
         int version = 0;
@@ -250,30 +317,15 @@ public final class JsonHeaderReader {
             throw Declined.INSTANCE;
         }
 
-        RemotingCommand cmd = RocketMQSerializable.rocketMQProtocolDecode(BLANK_ROCKETMQ_HEADER);
-        cmd.setOpaque(opaque);
-        if ((seen & F_CODE) != 0) {
-            cmd.setCode(code);
-        }
-        if ((seen & F_VERSION) != 0) {
-            cmd.setVersion(version);
-        }
-        if ((seen & F_FLAG) != 0) {
-            cmd.setFlag(flag);
-        }
-        if (language != null) {
-            cmd.setLanguage(language);
-        }
-        if (remark != null) {
-            cmd.setRemark(remark);
-        }
-        if (extFields != null) {
-            cmd.setExtFields(extFields);
-        }
-        if (serializeType != null) {
-            cmd.setSerializeTypeCurrentRPC(serializeType);
-        }
-        return cmd;
+        this.seen = seen;
+        this.code = code;
+        this.version = version;
+        this.opaque = opaque;
+        this.flag = flag;
+        this.language = language;
+        this.remark = remark;
+        this.extFields = extFields;
+        this.serializeType = serializeType;
     }
 
     /**
