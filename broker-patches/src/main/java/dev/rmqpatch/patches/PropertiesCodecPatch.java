@@ -38,8 +38,9 @@ final class PropertiesCodecPatch implements Patch {
     public String effect() {
         return "The message-properties string is encoded through a reused per-thread buffer into one exact-size String "
             + "(no builder growth), the same string as stock's (a separator after every entry: a batch sent by a patched "
-            + "client appends the batch's own properties to it), and parsed by index arithmetic into a presized "
-            + "map instead of two levels of String.split. On 4.9.3+ the release's format (no trailing separator) and "
+            + "client appends the batch's own properties to it), and parsed by index arithmetic into stock's "
+            + "HashMap (its table size, so its iteration order, which the broker writes back to the store after adding "
+            + "CLUSTER) instead of two levels of String.split. On 4.9.3+ the release's format (no trailing separator) and "
             + "parser, each separator searched for once over the string, into stock's default map.";
     }
 

@@ -118,7 +118,7 @@ public final class MessageProperties {
         }
         final String s = properties;
         final int len = s.length();
-        // One scan finds the property separators: their count presizes the map, their positions end the segments.
+        // One scan finds the property separators: their positions end the segments.
         // Only the first MAX_PRESIZE are kept, so a crafted string of a million separators costs no more memory
         // than a real one; segments past them are found by searching, as they come.
         int[] ends = new int[16];
@@ -134,9 +134,9 @@ public final class MessageProperties {
             }
             ends[kept++] = p;
         }
-        // A separator at the very end closes the last pair; it does not open another.
-        int segments = kept > 0 && ends[kept - 1] == len - 1 && !more ? kept : kept + 1;
-        HashMap<String, String> map = new HashMap<String, String>(capacityFor(Math.min(segments, MAX_PRESIZE)));
+        // Stock's default HashMap, grown as stock's grows: the same table size, so the same iteration order, which
+        // the broker writes back to the store after adding CLUSTER (MessagePropertiesOrderTest).
+        HashMap<String, String> map = new HashMap<String, String>();
         // First name-value separator at or after the current segment's start (-1: none left, so no more pairs).
         // It is carried from segment to segment: searching afresh from every segment start would rescan the rest
         // of the string each time, quadratic on a crafted header with many segments and one separator at the end.
@@ -210,8 +210,9 @@ public final class MessageProperties {
             }
             ends[kept++] = p;
         }
-        int segments = kept > 0 && ends[kept - 1] == limit - 1 && !more ? kept : kept + 1;
-        HashMap<String, String> map = new HashMap<String, String>(capacityFor(Math.min(segments, MAX_PRESIZE)));
+        // Stock's default HashMap, grown as stock's grows: the same table size, so the same iteration order, which
+        // the broker writes back to the store after adding CLUSTER (MessagePropertiesOrderTest).
+        HashMap<String, String> map = new HashMap<String, String>();
         int nv = indexOf(b, NAME_VALUE_SEPARATOR, off, limit);
         int start = off;
         int segment = 0;
@@ -265,8 +266,4 @@ public final class MessageProperties {
         return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
-    /** HashMap capacity that holds {@code n} entries at the default load factor without a resize. */
-    static int capacityFor(int n) {
-        return n < 3 ? 4 : (int) (n / 0.75f) + 1;
-    }
 }

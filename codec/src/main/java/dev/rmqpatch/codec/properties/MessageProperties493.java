@@ -29,7 +29,7 @@ import java.util.Map;
  * quadratic on a string of many segments without one: a crafted header) and hands out RocketMQ's own property names
  * as their constants ({@link KnownKeys}: no substring, a hash computed once). The map is a default {@code HashMap}
  * as stock's, filled in stock's order, so it iterates in stock's order, and a broker that re-encodes it (adding
- * {@code CLUSTER}) writes stock's bytes: a presized map (4.9.0's codec) iterates in another order for small maps.
+ * {@code CLUSTER}) writes stock's bytes (a presized map would iterate in another order: MessagePropertiesOrderTest).
  *
  * <p>Differences no caller sees through equal inputs: a map whose iteration has side effects or changes while it is
  * encoded (stock iterates twice and can see two states); a map of more than {@code Integer.MAX_VALUE} chars (stock's

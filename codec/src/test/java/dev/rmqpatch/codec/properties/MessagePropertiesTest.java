@@ -132,15 +132,6 @@ class MessagePropertiesTest {
     }
 
     @Test
-    void capacityHoldsEntriesWithoutResize() {
-        for (int n = 0; n < 10_000; n++) {
-            int capacity = MessageProperties.capacityFor(n);
-            int table = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
-            assertTrue(n <= (int) (table * 0.75f), "capacity " + capacity + " for " + n + " entries resizes");
-        }
-    }
-
-    @Test
     void theReusedEncodeBufferGrowsShrinksAndMixesCharsetsLikeFreshEncodes() {
         // One thread, in this order: small, past the initial buffer, past the kept maximum, non-Latin-1, small again.
         Map<String, String> small = map("TAGS", "t", "KEYS", "k");
