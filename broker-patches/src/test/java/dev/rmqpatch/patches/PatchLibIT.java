@@ -73,7 +73,7 @@ class PatchLibIT {
             leftOut.addAll(labels(report, "needs variant"));
             assertTrue(applied.contains("P7 codec-on-io-thread") && applied.contains("S1 broker-config-guard"), report);
             assertTrue(report.contains("RocketMQ " + stock.getFileName().toString().split("-")[1] + " (MQVersion"), report);
-            assertTrue(leftOut.contains("P8 remote-address-cache") && leftOut.contains("P2 properties-codec"), report);
+            assertTrue(leftOut.contains("P8 remote-address-cache") && applied.contains("P2 properties-codec"), report);
 
             try (TestCluster cluster = new TestCluster(dist, "broker-tuned.conf").javaHome(javaHome).start()) {
                 DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib", 100);

@@ -93,7 +93,8 @@ class PatchLibTest {
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P8 remote-address-cache") && l.contains("already upstream")),
             report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P28 consume-decode") && l.contains("as variant")), report);
-        assertTrue(report.lines().anyMatch(l -> l.startsWith("P2 properties-codec") && l.contains("needs variant")), report);
+        assertTrue(report.lines().anyMatch(l -> l.startsWith("P2 properties-codec") && l.contains("as variant")), report);
+        assertTrue(report.lines().anyMatch(l -> l.startsWith("P6 json-header-encode") && l.contains("needs variant")), report);
         assertTrue(json.contains("\"release\": \"4.9.7\"") && json.contains("\"refusedByWitness\": 0")
             && json.contains("\"applied\": " + applied.size()), json);
         for (String id : Patches.all().stream().map(p -> p.id()).collect(Collectors.toList())) {
