@@ -1,5 +1,6 @@
 package dev.rmqpatch.patches;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -57,8 +58,8 @@ final class JsonHeaderEncodePatch implements Patch {
 
     @Override
     public String tests() {
-        return "PatchedClassesIT, DropInIT; codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest, "
-            + "RemotingCommandHooksTest";
+        return "PatchedClassesIT, DropInIT, JsonHeaderEncodeReleasesTest (4.9.4+: the variant against stock 4.9.4, "
+            + "4.9.7, 4.9.8); codec: JsonHeaderDifferentialTest, JsonHeaderEdgeCaseTest, RemotingCommandHooksTest";
     }
 
     @Override
@@ -66,12 +67,32 @@ final class JsonHeaderEncodePatch implements Patch {
         return "JsonHeaderEncodeBenchmark";
     }
 
+    /**
+     * 4.9.4+: NettyEncoder calls {@code fastEncodeHeader(ByteBuf)}, whose JSON branch is {@code makeCustomHeaderToNet();
+     * byte[] header = RemotingSerializable.encode(this); headerSize = header.length; out.writeBytes(header)}, then
+     * the length and {@code markProtocolType} words set from {@code headerSize} (javap 4.9.4, 4.9.7, 4.9.8: the same
+     * instructions; read 4.9.4, 4.9.8). {@code headerEncode()} is 4.9.0's (javap: the same instructions), left for
+     * {@code encodeHeader(int)}, which the zero-copy pull and query responses call. Each makes exactly one call of the
+     * fastjson encode; RemotingCommand's public getters are 4.9.0's, LanguageCode adds RUST (the writer takes the
+     * names from the release's enum). The variant replaces both calls with the same hook (one bridge, P6's switch).
+     */
     @Override
     public ReleaseFit on(Release release) {
-        return release.atLeast(Release.V4_9_4) ? ReleaseFit.needsVariant(
-            "4.9.4's NettyEncoder encodes through fastEncodeHeader, which calls fastjson itself; "
-            + "headerEncode is left only for zero-copy pull and query responses (read 4.9.4, 4.9.7), so as written it would "
-            + "buy almost nothing: a variant for fastEncodeHeader's JSON branch") : ReleaseFit.APPLIES;
+        return release.atLeast(Release.V4_9_4) ? ReleaseFit.variant(
+            "4.9.4's NettyEncoder encodes through fastEncodeHeader(ByteBuf), whose JSON branch calls "
+            + "RemotingSerializable.encode(this) once and writes its bytes, their length and markProtocolType's word "
+            + "into the frame; headerEncode, 4.9.0's, is left for the zero-copy pull and query responses (javap 4.9.4, "
+            + "4.9.7, 4.9.8: one call in each, the same instructions in the three; read 4.9.4, 4.9.8 RemotingCommand, "
+            + "NettyEncoder): the variant replaces both calls with RemotingCommandHooks.encodeJsonHeader, the same "
+            + "writer (JsonHeaderEncodeReleasesTest against stock 4.9.4, 4.9.7, 4.9.8)", variantEdits())
+            : ReleaseFit.APPLIES;
+    }
+
+    /** The 4.9.4+ edits: exactly one fastjson encode in headerEncode() and one in fastEncodeHeader(ByteBuf), else refused. */
+    static List<MethodEdit> variantEdits() {
+        return Arrays.<MethodEdit>asList(
+            new ReplaceCall(Stock.HEADER_ENCODE, Stock.JSON_ENCODE, Codec.ENCODE_JSON_HEADER, 1),
+            new ReplaceCall(Stock.FAST_ENCODE_HEADER, Stock.JSON_ENCODE, Codec.ENCODE_JSON_HEADER, 1));
     }
 
     @Override

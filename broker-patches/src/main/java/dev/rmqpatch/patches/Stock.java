@@ -30,6 +30,9 @@ final class Stock {
         "(Lio/netty/buffer/ByteBuf;IL" + SERIALIZE_TYPE + ";)L" + REMOTING_COMMAND + ";");
     /** Private: the header half of every frame encode, after makeCustomHeaderToNet. */
     static final MethodRef HEADER_ENCODE = new MethodRef(REMOTING_COMMAND, "headerEncode", "()[B");
+    /** 4.9.4+: public, NettyEncoder's header encode straight into the frame's ByteBuf (its JSON branch calls fastjson). */
+    static final MethodRef FAST_ENCODE_HEADER = new MethodRef(REMOTING_COMMAND, "fastEncodeHeader",
+        "(Lio/netty/buffer/ByteBuf;)V");
     /** fastjson parse of a byte[] (through a String), used for every JSON body class too, so patched only at one site. */
     static final MethodRef JSON_DECODE = new MethodRef(REMOTING_SERIALIZABLE, "decode",
         "([BLjava/lang/Class;)Ljava/lang/Object;");

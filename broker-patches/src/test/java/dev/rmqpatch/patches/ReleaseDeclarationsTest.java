@@ -92,6 +92,17 @@ class ReleaseDeclarationsTest {
         for (Release r : Release.values()) {
             assertTrue(byId("P7").on(r).applies(), r.version());
         }
+        // P6: as written up to 4.9.3; from 4.9.4 its variant, the same call replaced in headerEncode and in
+        // fastEncodeHeader, NettyEncoder's way (JsonHeaderEncodeReleasesTest).
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P6").on(Release.V4_9_0).kind());
+        assertEquals(ReleaseFit.Kind.APPLIES, byId("P6").on(Release.V4_9_3).kind());
+        for (Release r : new Release[] {Release.V4_9_4, Release.V4_9_7, Release.V4_9_8}) {
+            ReleaseFit fit = byId("P6").on(r);
+            assertEquals(ReleaseFit.Kind.VARIANT, fit.kind(), r.version());
+            assertEquals(2, fit.variantEdits().size(), r.version());
+            assertEquals(byId("P6").edits().get(0).describe(), fit.variantEdits().get(0).describe());
+            assertTrue(fit.variantEdits().get(1).describe().contains("fastEncodeHeader"), fit.variantEdits().get(1).describe());
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.rmqpatch.patches.build;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -53,24 +54,45 @@ class ReleaseSelectionTest {
     }
 
     /**
-     * Each row left out also carries what the witnesses say of the patch as written: P8 and P6 fit 4.9.7's code, so
-     * only their declarations keep them out; P3's witnesses refuse it as well.
+     * Each row left out also carries what the witnesses say of the patch as written: P8 fits 4.9.7's code, so only its
+     * declaration keeps it out; P3's witnesses refuse it as well. No patch needs a variant on 4.9.7 today, so that
+     * outcome is shown with a stand-in: P6 declared to need one (its edit as written, headerEncode's call, fits 4.9.7).
      */
     @Test
     void rowsLeftOutCarryTheWitnessesSecondOpinion() throws Exception {
-        ReleaseSelection s = ReleaseSelection.of(ReleaseLib.of(ReleaseLibs.release497().toFile()), Patches.all(),
+        Patch real = Patches.all().stream().filter(p -> p.id().equals("P6")).findFirst().orElseThrow();
+        Patch waiting = (Patch) java.lang.reflect.Proxy.newProxyInstance(Patch.class.getClassLoader(),
+            new Class<?>[] {Patch.class}, (proxy, m, args) -> m.getName().equals("on")
+                ? ReleaseFit.needsVariant("a stand-in: its variant is not written") : m.invoke(real, args));
+        List<Patch> patches = new ArrayList<>(Patches.all());
+        patches.set(patches.indexOf(real), waiting);
+        ReleaseSelection s = ReleaseSelection.of(ReleaseLib.of(ReleaseLibs.release497().toFile()), patches,
             StartupReport.edits());
         Map<String, ReleaseSelection.Row> rows = s.rows().stream().collect(Collectors.toMap(r -> r.id, Function.identity()));
         assertEquals(ReleaseSelection.Outcome.UPSTREAM, rows.get("P8").outcome);
         assertTrue(rows.get("P8").asWritten.applies());
         assertEquals(ReleaseSelection.Outcome.NEEDS_VARIANT, rows.get("P6").outcome);
+        assertEquals("a stand-in: its variant is not written", rows.get("P6").reason);
         assertTrue(rows.get("P6").asWritten.applies());
+        assertEquals(1, s.count(ReleaseSelection.Outcome.NEEDS_VARIANT));
+        assertFalse(s.applied().stream().anyMatch(p -> p.id().equals("P6")));
         assertEquals(ReleaseSelection.Outcome.UPSTREAM, rows.get("P3").outcome);
         assertEquals(ReleasePlan.WITNESS_COUNT, rows.get("P3").asWritten.kind);
         String text = ReleaseReport.text(s);
         assertTrue(text.contains("P8 remote-address-cache") && text.contains("[as written: its edits fit]"), text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("P6 json-header-encode") && l.contains("needs variant")), text);
         for (Patch p : Patches.all()) {
             assertEquals(1, text.lines().filter(l -> l.startsWith(p.id() + " ")).count(), p.id() + "\n" + text);
+        }
+    }
+
+    /** The real declarations: no patch needs a variant on any supported release (P6's 4.9.4+ variant was the last). */
+    @Test
+    void noPatchWaitsForAVariant() {
+        for (Release r : Release.values()) {
+            for (Patch p : Patches.all()) {
+                assertNotEquals(ReleaseFit.Kind.NEEDS_VARIANT, p.on(r).kind(), p.id() + " on " + r.version());
+            }
         }
     }
 
