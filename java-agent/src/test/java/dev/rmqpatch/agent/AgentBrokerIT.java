@@ -2,6 +2,7 @@ package dev.rmqpatch.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.Jdk8Home;
@@ -19,6 +21,7 @@ import dev.rmqpatch.cluster.LocalCluster;
 import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.PatchTargets;
 import dev.rmqpatch.patches.Patches;
+import dev.rmqpatch.patches.Release;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -27,6 +30,8 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The STOCK 4.9.0 distribution (broker-patches' rocketmq-4.9.0-stock, its own bin/ scripts) with
@@ -106,6 +111,52 @@ class AgentBrokerIT {
         } finally {
             LocalCluster.deleteTree(dir);
             // The servers were killed, so their agents' exit hooks did not remove the codec jar's folders.
+            for (long pid : pids) {
+                codecFolders(pid).forEach(LocalCluster::deleteTree);
+            }
+        }
+    }
+
+    /**
+     * A later release's STOCK distribution (4.9.4, 4.9.7, 4.9.8: the build's rocketmq-4.9.x-stock, its own bin/
+     * scripts, on JDK 8 where one can be had) with only {@code -javaagent} added: the agent names the release, the
+     * broker's start-up report lists exactly the patches that release declares (as written or as its variant, the
+     * ones patch-lib applies there), all active, and a stock 4.9.0 client's messages come back. (4.9.8's distribution
+     * exists where its broker was built, -Drmqpatch.stock498.skip=false, as in CI.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"4.9.4", "4.9.7", "4.9.8"})
+    void aLaterStockBrokerWithTheAgentRunsWhatItsReleaseDeclares(String release) throws Exception {
+        Path stock = ShadedAgent.stockLib(release).getParent();
+        assumeTrue(Files.isDirectory(stock.resolve("lib")), "no " + stock);
+        Release r = Release.of(release);
+        Path dir = Files.createTempDirectory("rmqpatch-agent-it-" + release + "-");
+        LocalCluster.Spec spec = new LocalCluster.Spec();
+        spec.dist = stock;
+        spec.workDir = dir;
+        spec.javaHome = Jdk8Home.forTests();
+        spec.brokerHeap = "384m";
+        spec.namesrvHeap = "256m";
+        String agent = "-javaagent:" + ShadedAgent.jar();
+        spec.brokerJvmOptions.addAll(List.of("-XX:MaxDirectMemorySize=256m", agent));
+        spec.namesrvJvmOptions.add(agent);
+        spec.overrides.put("mappedFileSizeCommitLog", "67108864");
+        spec.stopGrace = Duration.ZERO;
+        List<Long> pids = new ArrayList<>();
+        try (LocalCluster cluster = LocalCluster.start(spec)) {
+            pids.addAll(List.of(cluster.namesrvPid(), cluster.brokerPid()));
+            TreeSet<String> declared = Patches.all().stream().filter(p -> p.on(r).applies()).map(PatchTargets::label)
+                .collect(Collectors.toCollection(TreeSet::new));
+            String inTheJars = "rmqpatch: patches in the jars: " + declared + "; active: "
+                + declared.stream().map(l -> l.split(" ", 2)[0]).toList() + "; disabled by -Drmqpatch.disable: none";
+            assertTrue(log(cluster.logDir().resolve("broker.log")).contains(inTheJars), "broker start-up report, "
+                + release + ", expected " + inTheJars + ":\n" + grep(cluster.logDir().resolve("broker.log")));
+            String agentLine = Agent.PREFIX + "RocketMQ V" + release.replace('.', '_') + " in the application class loader";
+            assertTrue(log(cluster.master().output()).contains(agentLine), log(cluster.master().output()));
+            roundTrip(cluster, "agent-" + release.replace(".", ""));
+            System.out.println("[AgentBrokerIT] " + release + ": " + declared.size() + " patches reported, round trip done");
+        } finally {
+            LocalCluster.deleteTree(dir);
             for (long pid : pids) {
                 codecFolders(pid).forEach(LocalCluster::deleteTree);
             }

@@ -47,6 +47,8 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.patched", "dev.rmqpatch.jmh.JsonHeaderEncodeBenchmark.stock",
         "dev.rmqpatch.jmh.NameChecksBenchmark.namespacePatched", "dev.rmqpatch.jmh.NameChecksBenchmark.namespaceStock",
         "dev.rmqpatch.jmh.NameChecksBenchmark.topicPatched", "dev.rmqpatch.jmh.NameChecksBenchmark.topicStock",
+        "dev.rmqpatch.jmh.Properties493Benchmark.encodePatched", "dev.rmqpatch.jmh.Properties493Benchmark.encodeStock",
+        "dev.rmqpatch.jmh.Properties493Benchmark.parsePatched", "dev.rmqpatch.jmh.Properties493Benchmark.parseStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.encodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.encodeStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.parsePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.parseStock",
         "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodePatched", "dev.rmqpatch.jmh.PropertiesBenchmark.storeEncodeStock",
