@@ -1,5 +1,7 @@
 package dev.rmqpatch.patches.build;
 
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,8 +82,8 @@ class ConsumeDecodeVariantsTest {
         try (URLClassLoader stock = loader(common);
              URLClassLoader variant = loader(patched, codec());
              URLClassLoader off = loader(patched, codec())) {
-            switches(variant, null);
-            switches(off, "P28");
+            initSwitches(variant, null);
+            initSwitches(off, "P28");
             Random random = new Random(release.ordinal() * 7919L + 17);
             boolean byType = release.atLeast(Release.V4_9_4);
             int compared = 0;
@@ -141,7 +143,7 @@ class ConsumeDecodeVariantsTest {
         Path common = commonJar(Release.V4_9_3);
         Path patched = patchedCommon(Release.V4_9_3, common, p28());
         try (URLClassLoader stock = loader(common); URLClassLoader asWritten = loader(patched, codec())) {
-            switches(asWritten, null);
+            initSwitches(asWritten, null);
             Record r = Record.random(new Random(3), false);
             r.sysFlag = 0;
             r.bornIp = new byte[] {10, 0, 0, 1};
@@ -585,17 +587,6 @@ class ConsumeDecodeVariantsTest {
         return p.edits().stream().map(e -> e.describe()).collect(Collectors.joining("; "));
     }
 
-    private static Path repo() {
-        return Path.of(System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
-    }
-
-    private static Path artifact(String group, String artifact, String version) {
-        Path jar = repo().resolve(group.replace('.', '/') + "/" + artifact + "/" + version + "/" + artifact + "-"
-            + version + ".jar");
-        assumeTrue(Files.isRegularFile(jar), "no " + jar);
-        return jar;
-    }
-
     /** The release's rocketmq-common (the pom's release copies; 4.9.8's from the local repository). */
     private static Path commonJar(Release release) {
         switch (release) {
@@ -645,22 +636,4 @@ class ConsumeDecodeVariantsTest {
             .getProtectionDomain().getCodeSource().getLocation();
     }
 
-    /** Initialises the loader's PatchSwitches with -Drmqpatch.disable={@code disable} (null: unset). */
-    private static void switches(ClassLoader loader, String disable) throws Exception {
-        String before = System.getProperty("rmqpatch.disable");
-        if (disable == null) {
-            System.clearProperty("rmqpatch.disable");
-        } else {
-            System.setProperty("rmqpatch.disable", disable);
-        }
-        try {
-            Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, loader);
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
-        }
-    }
 }

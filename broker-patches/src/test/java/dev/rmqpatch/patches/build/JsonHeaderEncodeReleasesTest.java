@@ -1,6 +1,9 @@
 package dev.rmqpatch.patches.build;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.SWITCHES;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +62,6 @@ import org.objectweb.asm.tree.MethodNode;
 class JsonHeaderEncodeReleasesTest {
 
     private static final String COMMAND = "org.apache.rocketmq.remoting.protocol.RemotingCommand";
-    private static final String SWITCHES = "dev.rmqpatch.codec.switches.PatchSwitches";
     private static final String WRITER = "dev.rmqpatch.codec.json.JsonHeaderWriter";
     private static final int COMMANDS = 6_000;
 
@@ -232,16 +234,6 @@ class JsonHeaderEncodeReleasesTest {
 
     // ---------------------------------------------------------------------------------------------------------------
 
-    private static Path repo() {
-        return Path.of(System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
-    }
-
-    private static Path artifact(String group, String name, String version) {
-        Path jar = repo().resolve(group.replace('.', '/') + "/" + name + "/" + version + "/" + name + "-" + version + ".jar");
-        assumeTrue(Files.isRegularFile(jar), "no " + jar);
-        return jar;
-    }
-
     private static Path remotingJar(String version) {
         return artifact("org.apache.rocketmq", "rocketmq-remoting", version);
     }
@@ -285,24 +277,6 @@ class JsonHeaderEncodeReleasesTest {
             urls.add(codecJar().toURI().toURL());
         }
         return new Loader(urls.toArray(new URL[0]));
-    }
-
-    private static void initSwitches(ClassLoader loader, String disable) throws Exception {
-        String before = System.getProperty("rmqpatch.disable");
-        if (disable == null) {
-            System.clearProperty("rmqpatch.disable");
-        } else {
-            System.setProperty("rmqpatch.disable", disable);
-        }
-        try {
-            Class.forName(SWITCHES, true, loader);
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
-        }
     }
 
     /** A command to build the same way in each loader. */

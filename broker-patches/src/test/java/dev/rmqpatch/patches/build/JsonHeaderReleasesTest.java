@@ -1,5 +1,8 @@
 package dev.rmqpatch.patches.build;
 
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.SWITCHES;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
+import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -53,7 +56,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JsonHeaderReleasesTest {
 
     private static final String COMMAND = "org.apache.rocketmq.remoting.protocol.RemotingCommand";
-    private static final String SWITCHES = "dev.rmqpatch.codec.switches.PatchSwitches";
     private static final int FRAMES = 6_000;
 
     @TempDir
@@ -209,16 +211,6 @@ class JsonHeaderReleasesTest {
 
     // ---------------------------------------------------------------------------------------------------------------
 
-    private static Path repo() {
-        return Path.of(System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
-    }
-
-    private static Path artifact(String group, String name, String version) {
-        Path jar = repo().resolve(group.replace('.', '/') + "/" + name + "/" + version + "/" + name + "-" + version + ".jar");
-        assumeTrue(Files.isRegularFile(jar), "no " + jar);
-        return jar;
-    }
-
     private static Path remotingJar(String version) {
         return artifact("org.apache.rocketmq", "rocketmq-remoting", version);
     }
@@ -245,24 +237,6 @@ class JsonHeaderReleasesTest {
             urls.add(codecJar().toURI().toURL());
         }
         return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    }
-
-    private static void initSwitches(ClassLoader loader, String disable) throws Exception {
-        String before = System.getProperty("rmqpatch.disable");
-        if (disable == null) {
-            System.clearProperty("rmqpatch.disable");
-        } else {
-            System.setProperty("rmqpatch.disable", disable);
-        }
-        try {
-            Class.forName(SWITCHES, true, loader);
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
-        }
     }
 
     /**

@@ -383,22 +383,8 @@ class Properties493DifferentialTest {
 
     /** Initialises the loader's PatchSwitches while -Drmqpatch.disable is {@code disable}, then restores it. */
     private static void switches(ClassLoader loader, String disable) throws Exception {
-        String before = System.getProperty("rmqpatch.disable");
-        if (disable == null) {
-            System.clearProperty("rmqpatch.disable");
-        } else {
-            System.setProperty("rmqpatch.disable", disable);
-        }
-        try {
-            Class<?> sw = Class.forName("dev.rmqpatch.codec.switches.PatchSwitches", true, loader);
-            assertEquals(disable == null, sw.getField("P2").getBoolean(null));
-        } finally {
-            if (before == null) {
-                System.clearProperty("rmqpatch.disable");
-            } else {
-                System.setProperty("rmqpatch.disable", before);
-            }
-        }
+        Class<?> sw = ReleaseArtifacts.initSwitches(loader, disable);
+        assertEquals(disable == null, sw.getField("P2").getBoolean(null));
     }
 
     private static ClassLoader off(ClassLoader loader) throws Exception {
