@@ -13,8 +13,8 @@ import java.util.stream.Stream;
  * Class loaders over a distribution's lib/, for tests that run stock and patched classes side by side in one JVM, and
  * a way to set which patches are switched off in one of them.
  */
-final class LibLoaders {
-    static final String SWITCHES = "dev.rmqpatch.codec.switches.PatchSwitches";
+public final class LibLoaders {
+    public static final String SWITCHES = "dev.rmqpatch.codec.switches.PatchSwitches";
 
     private LibLoaders() {
     }
@@ -38,7 +38,7 @@ final class LibLoaders {
      * Initialises the loader's {@code PatchSwitches} while {@code -Drmqpatch.disable} is {@code disable} (null or empty:
      * unset), so those patches run stock code in that loader for good; restores the property and returns the class.
      */
-    static Class<?> switches(URLClassLoader loader, String disable) throws ClassNotFoundException {
+    public static Class<?> switches(ClassLoader loader, String disable) throws ClassNotFoundException {
         String before = System.getProperty("rmqpatch.disable");
         if (disable == null || disable.isEmpty()) {
             System.clearProperty("rmqpatch.disable");

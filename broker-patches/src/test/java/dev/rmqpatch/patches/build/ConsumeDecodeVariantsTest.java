@@ -1,7 +1,7 @@
 package dev.rmqpatch.patches.build;
 
 import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
-import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
+import static dev.rmqpatch.patches.LibLoaders.switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,8 +82,8 @@ class ConsumeDecodeVariantsTest {
         try (URLClassLoader stock = loader(common);
              URLClassLoader variant = loader(patched, codec());
              URLClassLoader off = loader(patched, codec())) {
-            initSwitches(variant, null);
-            initSwitches(off, "P28");
+            switches(variant, null);
+            switches(off, "P28");
             Random random = new Random(release.ordinal() * 7919L + 17);
             boolean byType = release.atLeast(Release.V4_9_4);
             int compared = 0;
@@ -143,7 +143,7 @@ class ConsumeDecodeVariantsTest {
         Path common = commonJar(Release.V4_9_3);
         Path patched = patchedCommon(Release.V4_9_3, common, p28());
         try (URLClassLoader stock = loader(common); URLClassLoader asWritten = loader(patched, codec())) {
-            initSwitches(asWritten, null);
+            switches(asWritten, null);
             Record r = Record.random(new Random(3), false);
             r.sysFlag = 0;
             r.bornIp = new byte[] {10, 0, 0, 1};

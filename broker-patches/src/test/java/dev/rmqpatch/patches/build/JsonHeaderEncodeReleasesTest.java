@@ -1,9 +1,9 @@
 package dev.rmqpatch.patches.build;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static dev.rmqpatch.patches.build.ReleaseArtifacts.SWITCHES;
+import static dev.rmqpatch.patches.LibLoaders.SWITCHES;
 import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
-import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
+import static dev.rmqpatch.patches.LibLoaders.switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,7 +92,7 @@ class JsonHeaderEncodeReleasesTest {
         Path patched = patchedRemoting(version, release);
         try (Loader stock = loader(version, remotingJar(version), false);
              Loader ours = loader(version, patched, true)) {
-            initSwitches(ours, null);
+            switches(ours, null);
             Encoder s = new Encoder(stock);
             Encoder p = new Encoder(ours);
             Method write = ours.loadClass(WRITER).getMethod("write", Object.class);
@@ -163,7 +163,7 @@ class JsonHeaderEncodeReleasesTest {
     void switchedOffItIsStock(String version, Release release) throws Exception {
         Path patched = patchedRemoting(version, release);
         try (Loader off = loader(version, patched, true); Loader stock = loader(version, remotingJar(version), false)) {
-            initSwitches(off, "P6");
+            switches(off, "P6");
             Encoder o = new Encoder(off);
             Encoder s = new Encoder(stock);
             Random r = new Random(version.hashCode());

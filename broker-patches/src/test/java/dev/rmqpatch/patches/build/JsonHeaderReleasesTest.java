@@ -1,8 +1,8 @@
 package dev.rmqpatch.patches.build;
 
-import static dev.rmqpatch.patches.build.ReleaseArtifacts.SWITCHES;
+import static dev.rmqpatch.patches.LibLoaders.SWITCHES;
 import static dev.rmqpatch.patches.build.ReleaseArtifacts.artifact;
-import static dev.rmqpatch.patches.build.ReleaseArtifacts.initSwitches;
+import static dev.rmqpatch.patches.LibLoaders.switches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -149,8 +149,8 @@ class JsonHeaderReleasesTest {
             new Random(1), false);
         try (URLClassLoader on = loader(version, patched, true); URLClassLoader off = loader(version, patched, true);
              URLClassLoader stock = loader(version, remotingJar(version), false)) {
-            initSwitches(on, null);
-            initSwitches(off, "P5");
+            switches(on, null);
+            switches(off, "P5");
             Decoder d = new Decoder(on);
             Decoder o = new Decoder(off);
             Decoder s = new Decoder(stock);

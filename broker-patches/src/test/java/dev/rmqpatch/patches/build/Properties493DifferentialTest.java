@@ -383,7 +383,7 @@ class Properties493DifferentialTest {
 
     /** Initialises the loader's PatchSwitches while -Drmqpatch.disable is {@code disable}, then restores it. */
     private static void switches(ClassLoader loader, String disable) throws Exception {
-        Class<?> sw = ReleaseArtifacts.initSwitches(loader, disable);
+        Class<?> sw = dev.rmqpatch.patches.LibLoaders.switches(loader, disable);
         assertEquals(disable == null, sw.getField("P2").getBoolean(null));
     }
 
