@@ -50,20 +50,7 @@ class AgentBrokerIT {
     @Test
     void stockBrokerWithTheAgentIsPatchedAndSwitchesOff() throws Exception {
         Path dir = Files.createTempDirectory("rmqpatch-agent-it-");
-        LocalCluster.Spec spec = new LocalCluster.Spec();
-        spec.dist = ShadedAgent.path("rmqpatch.dist.stock");
-        spec.workDir = dir;
-        spec.javaHome = Jdk8Home.forTests();
-        spec.brokerHeap = "384m";
-        spec.namesrvHeap = "256m";
-        String agent = "-javaagent:" + ShadedAgent.jar();
-        spec.brokerJvmOptions.addAll(List.of("-XX:MaxDirectMemorySize=256m", agent));
-        spec.namesrvJvmOptions.add(agent);
-        // 64 MB CommitLog files (4.9.0's key; 1 GB by default), which count() reads whole.
-        spec.overrides.put("mappedFileSizeCommitLog", "67108864");
-        // The store is thrown away and the WAIT count reads the CommitLog's mapping, not the disk: no clean shutdown
-        // needed (a 4.9 broker's takes seconds), so the servers are killed.
-        spec.stopGrace = Duration.ZERO;
+        LocalCluster.Spec spec = agentSpec(ShadedAgent.path("rmqpatch.dist.stock"), dir);
         System.out.println("[AgentBrokerIT] servers on " + (spec.javaHome == null ? "the tests' JDK" : spec.javaHome));
         long t0 = System.nanoTime();
         List<Long> pids = new ArrayList<>();
@@ -109,11 +96,7 @@ class AgentBrokerIT {
             assertEquals(MESSAGES, count(cluster.commitLogDir()),
                 "with every patch off the broker stores WAIT as stock does, with every message of the second round only");
         } finally {
-            LocalCluster.deleteTree(dir);
-            // The servers were killed, so their agents' exit hooks did not remove the codec jar's folders.
-            for (long pid : pids) {
-                codecFolders(pid).forEach(LocalCluster::deleteTree);
-            }
+            cleanUp(dir, pids);
         }
     }
 
@@ -131,17 +114,7 @@ class AgentBrokerIT {
         assumeTrue(Files.isDirectory(stock.resolve("lib")), "no " + stock);
         Release r = Release.of(release);
         Path dir = Files.createTempDirectory("rmqpatch-agent-it-" + release + "-");
-        LocalCluster.Spec spec = new LocalCluster.Spec();
-        spec.dist = stock;
-        spec.workDir = dir;
-        spec.javaHome = Jdk8Home.forTests();
-        spec.brokerHeap = "384m";
-        spec.namesrvHeap = "256m";
-        String agent = "-javaagent:" + ShadedAgent.jar();
-        spec.brokerJvmOptions.addAll(List.of("-XX:MaxDirectMemorySize=256m", agent));
-        spec.namesrvJvmOptions.add(agent);
-        spec.overrides.put("mappedFileSizeCommitLog", "67108864");
-        spec.stopGrace = Duration.ZERO;
+        LocalCluster.Spec spec = agentSpec(stock, dir);
         List<Long> pids = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.start(spec)) {
             pids.addAll(List.of(cluster.namesrvPid(), cluster.brokerPid()));
@@ -156,10 +129,36 @@ class AgentBrokerIT {
             roundTrip(cluster, "agent-" + release.replace(".", ""));
             System.out.println("[AgentBrokerIT] " + release + ": " + declared.size() + " patches reported, round trip done");
         } finally {
-            LocalCluster.deleteTree(dir);
-            for (long pid : pids) {
-                codecFolders(pid).forEach(LocalCluster::deleteTree);
-            }
+            cleanUp(dir, pids);
+        }
+    }
+
+    /**
+     * A stock distribution's name server and broker with only {@code -javaagent} added, on JDK 8 where one can be had,
+     * small heaps and 64 MB CommitLog files (1 GB by default; count() reads them whole). The store is thrown away and
+     * the WAIT count reads the CommitLog's mapping, not the disk: no clean shutdown needed (a 4.9 broker's takes
+     * seconds), so the servers are killed.
+     */
+    private static LocalCluster.Spec agentSpec(Path dist, Path dir) {
+        LocalCluster.Spec spec = new LocalCluster.Spec();
+        spec.dist = dist;
+        spec.workDir = dir;
+        spec.javaHome = Jdk8Home.forTests();
+        spec.brokerHeap = "384m";
+        spec.namesrvHeap = "256m";
+        String agent = "-javaagent:" + ShadedAgent.jar();
+        spec.brokerJvmOptions.addAll(List.of("-XX:MaxDirectMemorySize=256m", agent));
+        spec.namesrvJvmOptions.add(agent);
+        spec.overrides.put("mappedFileSizeCommitLog", "67108864");
+        spec.stopGrace = Duration.ZERO;
+        return spec;
+    }
+
+    /** The work folder, and the codec jar's folders of the servers' agents (killed, so their exit hooks did not). */
+    private static void cleanUp(Path dir, List<Long> pids) throws Exception {
+        LocalCluster.deleteTree(dir);
+        for (long pid : pids) {
+            codecFolders(pid).forEach(LocalCluster::deleteTree);
         }
     }
 
