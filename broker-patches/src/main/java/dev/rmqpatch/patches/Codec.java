@@ -174,6 +174,10 @@ final class Codec {
     static final MethodRef HA_DRAINED_READ = new MethodRef("dev/rmqpatch/codec/ha/HaDrainedRead", "read",
         "(Ljava/nio/channels/SocketChannel;Ljava/nio/ByteBuffer;)I");
 
+    // P37
+    static final MethodRef HA_ACK_PER_READ = new MethodRef("dev/rmqpatch/codec/ha/HaAckPerRead", "deferReport",
+        "(Ljava/nio/ByteBuffer;IL" + Stock.HA_SERVICE + ";)Z");
+
     // P26
     static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
     static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",

@@ -45,6 +45,7 @@ public final class Patches {
         new TopicCheckPatch(),
         new NamespaceMemoPatch(),
         new BatchPropertySeparatorPatch(),
+        new HaAckPerReadPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -151,6 +151,8 @@ final class Stock {
     static final String COMMIT_LOG = "org/apache/rocketmq/store/CommitLog";
     /** A slave's HAClient: cuts the blocks its master pushes out of its read buffer and appends them, one by one. */
     static final MethodRef HA_CLIENT_DISPATCH_READ = new MethodRef(HA_CLIENT, "dispatchReadRequest", "()Z");
+    /** A slave's acknowledgement: writes the store's max offset to the master when it grew since the last one. */
+    static final MethodRef HA_CLIENT_REPORT_PLUS = new MethodRef(HA_CLIENT, "reportSlaveMaxOffsetPlus", "()Z");
     /** A slave's append of a replicated block: the shut-down check, CommitLog.appendData, the reput wake-up. */
     static final MethodRef STORE_APPEND_TO_COMMIT_LOG = new MethodRef(DEFAULT_MESSAGE_STORE, "appendToCommitLog", "(J[B)Z");
 

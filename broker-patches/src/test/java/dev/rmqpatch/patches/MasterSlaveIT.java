@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The article's topology on the patched distribution (P13's wait for the slave, P14's slave append, P12's consume
- * queues, P23's and P24's replication writes and reads): a SYNC_MASTER and its SLAVE started from bin/, on JDK 8
+ * queues, P23's and P24's replication writes and reads, P37's acknowledgement per read): a SYNC_MASTER and its SLAVE started from bin/, on JDK 8
  * where it can be had (always in CI), under synchronous sends from several threads.
  * <ul>
  * <li>the slave's CommitLog is byte for byte the master's up to the replicated offset, and its consume-queue files,

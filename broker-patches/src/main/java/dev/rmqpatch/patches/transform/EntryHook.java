@@ -20,7 +20,8 @@ import org.objectweb.asm.tree.TypeInsnNode;
 /**
  * Shape "entry hook with fallback": the method first calls a static hook with {@code this} and its arguments.
  * For a method that returns an object, a non-null hook result is returned and null falls through to the stock
- * body; for a void method, a hook returning {@code true} means "handled" ({@link #refusing}: a boolean hook whose
+ * body; for a void method, a hook returning {@code true} means "handled"; for a boolean method, a boolean hook's
+ * {@code true} makes it return {@code true} at once ({@link #refusing}: a boolean hook whose
  * {@code true} makes an object-returning method return null). The stock body stays intact, so
  * whatever the hook declines, and everything while the patch is switched off, behaves exactly as before.
  * {@link #withStaticFields}: the hook gets the values of static fields of the class first, for a codec method that
@@ -96,18 +97,20 @@ public final class EntryHook implements MethodEdit {
         Type returnType = Type.getReturnType(m.desc);
         Type hookReturn = Type.getReturnType(hook.desc);
         boolean isVoid = returnType.getSort() == Type.VOID;
-        if (refusal && (isVoid || hookReturn.getSort() != Type.BOOLEAN)) {
+        boolean isBoolean = returnType.getSort() == Type.BOOLEAN;
+        if (refusal && (isVoid || isBoolean || hookReturn.getSort() != Type.BOOLEAN)) {
             throw new PatchException("refusing hook " + hook + " must return boolean, for an object-returning " + target);
         }
-        if (!refusal && (isVoid ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT)) {
-            throw new PatchException("hook " + hook + " must return " + (isVoid ? "boolean" : "an object")
+        boolean booleanHook = isVoid || isBoolean;
+        if (!refusal && (booleanHook ? hookReturn.getSort() != Type.BOOLEAN : hookReturn.getSort() != Type.OBJECT)) {
+            throw new PatchException("hook " + hook + " must return " + (booleanHook ? "boolean" : "an object")
                 + " for " + target);
         }
         if (added && !hasMethod(owner, hook)) {
             throw new PatchException("hook " + hook + " must be added to " + owner.name + " before this edit");
         }
-        if (returnType.getSort() != Type.VOID && returnType.getSort() != Type.OBJECT) {
-            throw new PatchException("entry hooks support void or object-returning methods, not " + target);
+        if (!isVoid && !isBoolean && returnType.getSort() != Type.OBJECT) {
+            throw new PatchException("entry hooks support void, boolean or object-returning methods, not " + target);
         }
         LabelNode stock = new LabelNode();
         InsnList code = new InsnList();
@@ -135,6 +138,10 @@ public final class EntryHook implements MethodEdit {
         if (isVoid) {
             code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
             code.add(new InsnNode(Opcodes.RETURN));
+        } else if (isBoolean) {
+            code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
+            code.add(new InsnNode(Opcodes.ICONST_1));
+            code.add(new InsnNode(Opcodes.IRETURN));
         } else if (refusal) {
             code.add(new JumpInsnNode(Opcodes.IFEQ, stock));
             code.add(new InsnNode(Opcodes.ACONST_NULL));

@@ -39,6 +39,7 @@ class JmhSmokeIT {
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.beforeLock", "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.patched",
         "dev.rmqpatch.jmh.EncodeOutsideLockBenchmark.stock",
         "dev.rmqpatch.jmh.GroupCommitBenchmark.patched", "dev.rmqpatch.jmh.GroupCommitBenchmark.stock",
+        "dev.rmqpatch.jmh.HaAckPerReadBenchmark.patched", "dev.rmqpatch.jmh.HaAckPerReadBenchmark.stock",
         "dev.rmqpatch.jmh.HaDrainedReadBenchmark.patched", "dev.rmqpatch.jmh.HaDrainedReadBenchmark.stock",
         "dev.rmqpatch.jmh.HaGatherWriteBenchmark.patched", "dev.rmqpatch.jmh.HaGatherWriteBenchmark.stock",
         "dev.rmqpatch.jmh.HaWakeupBenchmark.patched", "dev.rmqpatch.jmh.HaWakeupBenchmark.stock",

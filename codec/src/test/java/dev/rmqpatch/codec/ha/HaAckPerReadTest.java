@@ -1,0 +1,414 @@
+package dev.rmqpatch.codec.ha;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+
+import dev.rmqpatch.codec.Seeds;
+import org.junit.jupiter.api.Test;
+
+/**
+ * P37 against the slave's side of 4.9.x replication: {@link Slave} is a copy of {@code HAService$HAClient}'s
+ * {@code processReadEvent()}, {@code dispatchReadRequest()}, {@code reallocateByteBuffer()},
+ * {@code reportSlaveMaxOffsetPlus()} and the part of {@code run()} around them, line for line with a small store model
+ * (4.9.1+'s dispatch, which appends from the buffer's array, and 4.9.0's, which copies the body out and puts the
+ * position back: both leave the buffer as the acknowledgement sees it). The patched copy runs
+ * {@link HaAckPerRead#deferReport} first in {@code reportSlaveMaxOffsetPlus()}, as the rewritten class does. On the
+ * same scripted reads (random transfers split at random points, buffers that fill and are reallocated, empty reads,
+ * ends of stream, an offset the slave refuses, a malformed size) both copies append the same bytes, reach the same
+ * results, and leave every wake-up having acknowledged the same offset; the patched copy writes no acknowledgement
+ * stock does not write (each is one of stock's, at the moment stock wrote a later one of the same read) and one per
+ * read where stock writes one per transfer.
+ */
+class HaAckPerReadTest {
+
+    private static final int HEADER = HaAckPerRead.HEADER_SIZE;
+
+    /** What a scripted read returns: bytes, an empty read, or the end of the stream. */
+    private static final byte[] EMPTY = new byte[0];
+    private static final byte[] EOF = new byte[0];
+
+    /** The slave's HAClient, stock's code with a store model; {@code patched} runs P37's hook first. */
+    static final class Slave {
+        final boolean patched;
+        final boolean copyOut490;
+        final int readMaxBufferSize;
+        final Deque<byte[]> script;
+        ByteBuffer byteBufferRead;
+        ByteBuffer byteBufferBackup;
+        int dispatchPosition;
+        long currentReportedOffset;
+        boolean connected = true;
+        final ByteArrayOutputStream commitLog = new ByteArrayOutputStream();
+        long maxPhyOffset;
+        /** Every offset written to the master, in order. */
+        final List<Long> reports = new ArrayList<>();
+        /** What each wake-up ended with: "ok", "closed" or an exception's class. */
+        final List<String> wakeUps = new ArrayList<>();
+        /** The store's max offset after each transfer's append, in order. */
+        final List<Long> appends = new ArrayList<>();
+
+        Slave(boolean patched, boolean copyOut490, int readMaxBufferSize, Deque<byte[]> script, long storeMax) {
+            this.patched = patched;
+            this.copyOut490 = copyOut490;
+            this.readMaxBufferSize = readMaxBufferSize;
+            this.script = script;
+            this.byteBufferRead = ByteBuffer.allocate(readMaxBufferSize);
+            this.byteBufferBackup = ByteBuffer.allocate(readMaxBufferSize);
+            this.maxPhyOffset = storeMax;
+            this.currentReportedOffset = storeMax;
+        }
+
+        /** A read of the script: as much of the next chunk as fits (the rest stays), 0, or -1. */
+        private int read() {
+            byte[] chunk = script.poll();
+            if (chunk == null || chunk == EMPTY) {
+                return 0;
+            }
+            if (chunk == EOF) {
+                return -1;
+            }
+            int n = Math.min(chunk.length, byteBufferRead.remaining());
+            byteBufferRead.put(chunk, 0, n);
+            if (n < chunk.length) {
+                script.push(Arrays.copyOfRange(chunk, n, chunk.length));
+            }
+            return n;
+        }
+
+        private void appendToCommitLog(long startOffset, byte[] data, int start, int size) {
+            assertEquals(maxPhyOffset == 0 ? startOffset : maxPhyOffset, startOffset);
+            commitLog.write(data, start, size);
+            maxPhyOffset = startOffset + size;
+            appends.add(maxPhyOffset);
+        }
+
+        private boolean reportSlaveMaxOffset(long maxOffset) {
+            if (!connected) {
+                throw new NullPointerException("socketChannel");
+            }
+            reports.add(maxOffset);
+            return true;
+        }
+
+        private void reallocateByteBuffer() {
+            int remain = readMaxBufferSize - this.dispatchPosition;
+            if (remain > 0) {
+                this.byteBufferRead.position(this.dispatchPosition);
+                this.byteBufferBackup.position(0);
+                this.byteBufferBackup.limit(readMaxBufferSize);
+                this.byteBufferBackup.put(this.byteBufferRead);
+            }
+            ByteBuffer tmp = this.byteBufferRead;
+            this.byteBufferRead = this.byteBufferBackup;
+            this.byteBufferBackup = tmp;
+            this.byteBufferRead.position(remain);
+            this.byteBufferRead.limit(readMaxBufferSize);
+            this.dispatchPosition = 0;
+        }
+
+        boolean processReadEvent() {
+            int readSizeZeroTimes = 0;
+            while (this.byteBufferRead.hasRemaining()) {
+                int readSize = read();
+                if (readSize > 0) {
+                    readSizeZeroTimes = 0;
+                    boolean result = this.dispatchReadRequest();
+                    if (!result) {
+                        return false;
+                    }
+                } else if (readSize == 0) {
+                    if (++readSizeZeroTimes >= 3) {
+                        break;
+                    }
+                } else {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean dispatchReadRequest() {
+            final int msgHeaderSize = 8 + 4;
+            int readSocketPos = this.byteBufferRead.position();
+            while (true) {
+                int diff = this.byteBufferRead.position() - this.dispatchPosition;
+                if (diff >= msgHeaderSize) {
+                    long masterPhyOffset = this.byteBufferRead.getLong(this.dispatchPosition);
+                    int bodySize = this.byteBufferRead.getInt(this.dispatchPosition + 8);
+                    long slavePhyOffset = maxPhyOffset;
+                    if (slavePhyOffset != 0) {
+                        if (slavePhyOffset != masterPhyOffset) {
+                            return false;
+                        }
+                    }
+                    if (diff >= (msgHeaderSize + bodySize)) {
+                        if (copyOut490) {
+                            byte[] bodyData = new byte[bodySize];
+                            this.byteBufferRead.position(this.dispatchPosition + msgHeaderSize);
+                            this.byteBufferRead.get(bodyData);
+                            appendToCommitLog(masterPhyOffset, bodyData, 0, bodySize);
+                            this.byteBufferRead.position(readSocketPos);
+                        } else {
+                            byte[] bodyData = this.byteBufferRead.array();
+                            int dataStart = this.dispatchPosition + msgHeaderSize;
+                            appendToCommitLog(masterPhyOffset, bodyData, dataStart, bodySize);
+                        }
+                        this.dispatchPosition += msgHeaderSize + bodySize;
+                        if (!reportSlaveMaxOffsetPlus()) {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
+                if (!this.byteBufferRead.hasRemaining()) {
+                    this.reallocateByteBuffer();
+                }
+                break;
+            }
+            return true;
+        }
+
+        private boolean reportSlaveMaxOffsetPlus() {
+            if (patched && HaAckPerRead.deferReport(byteBufferRead, dispatchPosition, maxPhyOffset)) {
+                return true;
+            }
+            boolean result = true;
+            long currentPhyOffset = maxPhyOffset;
+            if (currentPhyOffset > this.currentReportedOffset) {
+                this.currentReportedOffset = currentPhyOffset;
+                result = this.reportSlaveMaxOffset(this.currentReportedOffset);
+                if (!result) {
+                    closeMaster();
+                }
+            }
+            return result;
+        }
+
+        private void closeMaster() {
+            if (connected) {
+                connected = false;
+                this.dispatchPosition = 0;
+                this.byteBufferBackup.position(0);
+                this.byteBufferBackup.limit(readMaxBufferSize);
+                this.byteBufferRead.position(0);
+                this.byteBufferRead.limit(readMaxBufferSize);
+            }
+        }
+
+        /** One turn of run() after the selector woke: the read loop, then the report after it. */
+        void wakeUp() {
+            try {
+                boolean ok = this.processReadEvent();
+                if (!ok) {
+                    this.closeMaster();
+                }
+                if (!reportSlaveMaxOffsetPlus()) {
+                    wakeUps.add("report failed");
+                    return;
+                }
+                wakeUps.add(connected ? "ok" : "closed");
+            } catch (RuntimeException e) {
+                wakeUps.add(e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Scripts
+
+    private static byte[] transfer(long offset, byte[] body) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER + body.length);
+        b.putLong(offset).putInt(body.length).put(body);
+        return b.array();
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.write(p, 0, p.length);
+        }
+        return out.toByteArray();
+    }
+
+    private static Deque<byte[]> script(byte[]... reads) {
+        Deque<byte[]> d = new ArrayDeque<>();
+        for (byte[] r : reads) {
+            d.add(r.length == 0 && r != EOF ? EMPTY : r);
+        }
+        return d;
+    }
+
+    private static Deque<byte[]> copy(Deque<byte[]> script) {
+        Deque<byte[]> d = new ArrayDeque<>();
+        for (byte[] r : script) {
+            d.add(r == EMPTY || r == EOF ? r : r.clone());
+        }
+        return d;
+    }
+
+    /** Runs stock and patched over the same script, {@code wakeUps} turns of run(), and compares what they did. */
+    private static Slave[] both(Deque<byte[]> script, int bufferSize, long storeMax, int wakeUps, boolean copyOut) {
+        Slave stock = new Slave(false, copyOut, bufferSize, copy(script), storeMax);
+        Slave patched = new Slave(true, copyOut, bufferSize, copy(script), storeMax);
+        for (int i = 0; i < wakeUps; i++) {
+            stock.wakeUp();
+            patched.wakeUp();
+            assertEquals(stock.wakeUps, patched.wakeUps, "wake-up " + i);
+            assertEquals(stock.maxPhyOffset, patched.maxPhyOffset, "wake-up " + i);
+            assertEquals(stock.currentReportedOffset, patched.currentReportedOffset,
+                "the offset acknowledged at the end of wake-up " + i);
+            assertEquals(last(stock.reports), last(patched.reports), "the last acknowledgement after wake-up " + i);
+        }
+        assertArrayEquals(stock.commitLog.toByteArray(), patched.commitLog.toByteArray());
+        assertEquals(stock.appends, patched.appends);
+        assertTrue(stock.reports.containsAll(patched.reports), "patched " + patched.reports
+            + " writes only offsets stock writes " + stock.reports);
+        assertTrue(patched.reports.size() <= stock.reports.size());
+        return new Slave[] {stock, patched};
+    }
+
+    private static Long last(List<Long> l) {
+        return l.isEmpty() ? null : l.get(l.size() - 1);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Cases
+
+    @Test
+    void threeTransfersInOneReadAreAcknowledgedOnce() {
+        byte[] read = concat(transfer(1000, new byte[10]), transfer(1010, new byte[20]), transfer(1030, new byte[5]));
+        for (boolean copyOut : new boolean[] {false, true}) {
+            Slave[] s = both(script(read), 4096, 1000, 1, copyOut);
+            assertEquals(Arrays.asList(1010L, 1030L, 1035L), s[0].reports);
+            assertEquals(Arrays.asList(1035L), s[1].reports);
+        }
+    }
+
+    @Test
+    void aTransferPerReadIsAcknowledgedAsStockDoes() {
+        Deque<byte[]> script = script(transfer(0, new byte[7]), EMPTY, EMPTY, EMPTY, transfer(7, new byte[3]));
+        Slave[] s = both(script, 4096, 0, 2, false);
+        assertEquals(Arrays.asList(7L, 10L), s[0].reports);
+        assertEquals(s[0].reports, s[1].reports);
+    }
+
+    @Test
+    void aPartialNextTransferDoesNotDeferTheAcknowledgement() {
+        byte[] second = transfer(110, new byte[50]);
+        byte[] read = concat(transfer(100, new byte[10]), Arrays.copyOf(second, 30));
+        Slave[] s = both(script(read, EMPTY, EMPTY, EMPTY, Arrays.copyOfRange(second, 30, second.length)), 4096, 100, 2,
+            false);
+        assertEquals(Arrays.asList(110L, 160L), s[1].reports);
+        assertEquals(s[0].reports, s[1].reports);
+    }
+
+    @Test
+    void aRefusedOffsetNextDoesNotDeferTheAcknowledgement() {
+        byte[] read = concat(transfer(100, new byte[10]), transfer(999, new byte[10]));
+        Slave[] s = both(script(read), 4096, 100, 1, false);
+        assertEquals(Arrays.asList(110L), s[1].reports);
+        assertEquals(Arrays.asList("closed"), s[1].wakeUps);
+        assertEquals(s[0].reports, s[1].reports);
+    }
+
+    @Test
+    void aNegativeSizeNextDoesNotDeferTheAcknowledgement() {
+        ByteBuffer bad = ByteBuffer.allocate(HEADER).putLong(110).putInt(-5);
+        byte[] read = concat(transfer(100, new byte[10]), bad.array());
+        for (boolean copyOut : new boolean[] {false, true}) {
+            Slave[] s = both(script(read), 4096, 100, 1, copyOut);
+            assertEquals(Arrays.asList(110L), s[1].reports);
+            assertEquals(s[0].reports, s[1].reports);
+        }
+    }
+
+    @Test
+    void theHookAloneReadsOnlyWhatStockWouldAppendAtOnce() {
+        ByteBuffer b = ByteBuffer.allocate(64);
+        b.put(transfer(500, new byte[4]));
+        int next = b.position();
+        assertFalse(HaAckPerRead.deferReport(b, next, 516), "nothing after it");
+        b.put(transfer(516, new byte[8]));
+        assertTrue(HaAckPerRead.deferReport(b, next, 516));
+        assertFalse(HaAckPerRead.deferReport(b, next, 517), "an offset stock refuses");
+        assertTrue(HaAckPerRead.deferReport(b, next, 0), "an empty store takes any offset, as stock");
+        b.position(b.position() - 1);
+        assertFalse(HaAckPerRead.deferReport(b, next, 516), "one byte short");
+        b.position(next + HEADER - 1);
+        assertFalse(HaAckPerRead.deferReport(b, next, 516), "a partial header");
+        ByteBuffer huge = ByteBuffer.allocate(HEADER + 4).putLong(516).putInt(Integer.MAX_VALUE).putInt(0);
+        assertFalse(HaAckPerRead.deferReport(huge, 0, 516), "a size whose sum with the header overflows");
+        assertFalse(HaAckPerRead.deferReport(huge, -1, 516), "a position before the buffer");
+    }
+
+    @Test
+    void randomStreamsAppendAndAcknowledgeAsStock() {
+        long seed = Seeds.seed();
+        Random rnd = new Random(seed);
+        int fewerWrites = 0;
+        for (int round = 0; round < 400; round++) {
+            String where = "seed " + seed + ", round " + round;
+            long start = rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(1 << 20);
+            int bufferSize = 64 + rnd.nextInt(rnd.nextBoolean() ? 256 : 4096);
+            boolean copyOut = rnd.nextBoolean();
+            ByteArrayOutputStream stream = new ByteArrayOutputStream();
+            long offset = start;
+            int transfers = 1 + rnd.nextInt(40);
+            for (int t = 0; t < transfers; t++) {
+                int size = rnd.nextInt(8) == 0 ? 0 : rnd.nextInt(Math.min(bufferSize - HEADER, 200));
+                byte[] body = new byte[size];
+                rnd.nextBytes(body);
+                long written = offset;
+                int damage = rnd.nextInt(60);
+                if (damage == 0) {
+                    written = offset + 1 + rnd.nextInt(100);
+                }
+                ByteBuffer h = ByteBuffer.allocate(HEADER).putLong(written).putInt(damage == 1 ? -1 - rnd.nextInt(9)
+                    : size);
+                stream.write(h.array(), 0, HEADER);
+                stream.write(body, 0, size);
+                offset += size;
+            }
+            byte[] all = stream.toByteArray();
+            Deque<byte[]> script = new ArrayDeque<>();
+            int at = 0;
+            int wakeUps = 1;
+            while (at < all.length) {
+                int n = Math.min(all.length - at, 1 + rnd.nextInt(rnd.nextBoolean() ? 40 : 600));
+                script.add(Arrays.copyOfRange(all, at, at + n));
+                at += n;
+                if (rnd.nextInt(3) == 0) {
+                    script.add(EMPTY);
+                    script.add(EMPTY);
+                    script.add(EMPTY);
+                    wakeUps++;
+                }
+            }
+            if (rnd.nextInt(10) == 0) {
+                script.add(EOF);
+            }
+            Slave[] s;
+            try {
+                s = both(script, bufferSize, start, wakeUps + 1, copyOut);
+            } catch (AssertionError e) {
+                throw new AssertionError(where + ": " + e.getMessage(), e);
+            }
+            if (s[1].reports.size() < s[0].reports.size()) {
+                fewerWrites++;
+            }
+        }
+        assertTrue(fewerWrites > 100, "seed " + seed + ": reads bringing several transfers were acknowledged once in "
+            + fewerWrites + " of 400 rounds");
+    }
+}
