@@ -18,11 +18,10 @@ import dev.rmqpatch.codec.Seeds;
 import org.junit.jupiter.api.Test;
 
 /**
- * P37 against the slave's side of 4.9.x replication: {@link Slave} is a copy of {@code HAService$HAClient}'s
- * {@code processReadEvent()}, {@code dispatchReadRequest()}, {@code reallocateByteBuffer()},
- * {@code reportSlaveMaxOffsetPlus()} and the part of {@code run()} around them, line for line with a small store model
- * (4.9.1+'s dispatch, which appends from the buffer's array, and 4.9.0's, which copies the body out and puts the
- * position back: both leave the buffer as the acknowledgement sees it). The patched copy runs
+ * P37 against the slave's side of 4.9.x replication: {@link Slave} is {@link StockHaClient}, the copy of
+ * {@code HAService$HAClient} (4.9.1+'s dispatch, which appends from the buffer's array, and 4.9.0's, which copies the
+ * body out and puts the position back: both leave the buffer as the acknowledgement sees it), with the part of
+ * {@code run()} around its read loop, over scripted reads. The patched copy runs
  * {@link HaAckPerRead#deferReport} first in {@code reportSlaveMaxOffsetPlus()}, as the rewritten class does. On the
  * same scripted reads (random transfers split at random points, buffers that fill and are reallocated, empty reads,
  * ends of stream, an offset the slave refuses, a malformed size) both copies append the same bytes, reach the same
@@ -38,39 +37,23 @@ class HaAckPerReadTest {
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] EOF = new byte[0];
 
-    /** The slave's HAClient, stock's code with a store model; {@code patched} runs P37's hook first. */
-    static final class Slave {
+    /** The slave's HAClient ({@link StockHaClient}) over scripted reads; {@code patched} runs P37's hook first. */
+    static final class Slave extends StockHaClient {
         final boolean patched;
-        final boolean copyOut490;
-        final int readMaxBufferSize;
         final Deque<byte[]> script;
-        ByteBuffer byteBufferRead;
-        ByteBuffer byteBufferBackup;
-        int dispatchPosition;
-        long currentReportedOffset;
         boolean connected = true;
-        final ByteArrayOutputStream commitLog = new ByteArrayOutputStream();
-        long maxPhyOffset;
-        /** Every offset written to the master, in order. */
-        final List<Long> reports = new ArrayList<>();
         /** What each wake-up ended with: "ok", "closed" or an exception's class. */
         final List<String> wakeUps = new ArrayList<>();
-        /** The store's max offset after each transfer's append, in order. */
-        final List<Long> appends = new ArrayList<>();
 
         Slave(boolean patched, boolean copyOut490, int readMaxBufferSize, Deque<byte[]> script, long storeMax) {
+            super(readMaxBufferSize, copyOut490, storeMax);
             this.patched = patched;
-            this.copyOut490 = copyOut490;
-            this.readMaxBufferSize = readMaxBufferSize;
             this.script = script;
-            this.byteBufferRead = ByteBuffer.allocate(readMaxBufferSize);
-            this.byteBufferBackup = ByteBuffer.allocate(readMaxBufferSize);
-            this.maxPhyOffset = storeMax;
-            this.currentReportedOffset = storeMax;
         }
 
         /** A read of the script: as much of the next chunk as fits (the rest stays), 0, or -1. */
-        private int read() {
+        @Override
+        int read() {
             byte[] chunk = script.poll();
             if (chunk == null || chunk == EMPTY) {
                 return 0;
@@ -86,14 +69,14 @@ class HaAckPerReadTest {
             return n;
         }
 
-        private void appendToCommitLog(long startOffset, byte[] data, int start, int size) {
-            assertEquals(maxPhyOffset == 0 ? startOffset : maxPhyOffset, startOffset);
-            commitLog.write(data, start, size);
-            maxPhyOffset = startOffset + size;
-            appends.add(maxPhyOffset);
+        @Override
+        boolean deferReport() {
+            return patched && HaAckPerRead.deferReport(byteBufferRead, dispatchPosition, maxPhyOffset);
         }
 
-        private boolean reportSlaveMaxOffset(long maxOffset) {
+        /** Stock's write on a closed master connection: its socketChannel is null. */
+        @Override
+        boolean reportSlaveMaxOffset(long maxOffset) {
             if (!connected) {
                 throw new NullPointerException("socketChannel");
             }
@@ -101,101 +84,8 @@ class HaAckPerReadTest {
             return true;
         }
 
-        private void reallocateByteBuffer() {
-            int remain = readMaxBufferSize - this.dispatchPosition;
-            if (remain > 0) {
-                this.byteBufferRead.position(this.dispatchPosition);
-                this.byteBufferBackup.position(0);
-                this.byteBufferBackup.limit(readMaxBufferSize);
-                this.byteBufferBackup.put(this.byteBufferRead);
-            }
-            ByteBuffer tmp = this.byteBufferRead;
-            this.byteBufferRead = this.byteBufferBackup;
-            this.byteBufferBackup = tmp;
-            this.byteBufferRead.position(remain);
-            this.byteBufferRead.limit(readMaxBufferSize);
-            this.dispatchPosition = 0;
-        }
-
-        boolean processReadEvent() {
-            int readSizeZeroTimes = 0;
-            while (this.byteBufferRead.hasRemaining()) {
-                int readSize = read();
-                if (readSize > 0) {
-                    readSizeZeroTimes = 0;
-                    boolean result = this.dispatchReadRequest();
-                    if (!result) {
-                        return false;
-                    }
-                } else if (readSize == 0) {
-                    if (++readSizeZeroTimes >= 3) {
-                        break;
-                    }
-                } else {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private boolean dispatchReadRequest() {
-            final int msgHeaderSize = 8 + 4;
-            int readSocketPos = this.byteBufferRead.position();
-            while (true) {
-                int diff = this.byteBufferRead.position() - this.dispatchPosition;
-                if (diff >= msgHeaderSize) {
-                    long masterPhyOffset = this.byteBufferRead.getLong(this.dispatchPosition);
-                    int bodySize = this.byteBufferRead.getInt(this.dispatchPosition + 8);
-                    long slavePhyOffset = maxPhyOffset;
-                    if (slavePhyOffset != 0) {
-                        if (slavePhyOffset != masterPhyOffset) {
-                            return false;
-                        }
-                    }
-                    if (diff >= (msgHeaderSize + bodySize)) {
-                        if (copyOut490) {
-                            byte[] bodyData = new byte[bodySize];
-                            this.byteBufferRead.position(this.dispatchPosition + msgHeaderSize);
-                            this.byteBufferRead.get(bodyData);
-                            appendToCommitLog(masterPhyOffset, bodyData, 0, bodySize);
-                            this.byteBufferRead.position(readSocketPos);
-                        } else {
-                            byte[] bodyData = this.byteBufferRead.array();
-                            int dataStart = this.dispatchPosition + msgHeaderSize;
-                            appendToCommitLog(masterPhyOffset, bodyData, dataStart, bodySize);
-                        }
-                        this.dispatchPosition += msgHeaderSize + bodySize;
-                        if (!reportSlaveMaxOffsetPlus()) {
-                            return false;
-                        }
-                        continue;
-                    }
-                }
-                if (!this.byteBufferRead.hasRemaining()) {
-                    this.reallocateByteBuffer();
-                }
-                break;
-            }
-            return true;
-        }
-
-        private boolean reportSlaveMaxOffsetPlus() {
-            if (patched && HaAckPerRead.deferReport(byteBufferRead, dispatchPosition, maxPhyOffset)) {
-                return true;
-            }
-            boolean result = true;
-            long currentPhyOffset = maxPhyOffset;
-            if (currentPhyOffset > this.currentReportedOffset) {
-                this.currentReportedOffset = currentPhyOffset;
-                result = this.reportSlaveMaxOffset(this.currentReportedOffset);
-                if (!result) {
-                    closeMaster();
-                }
-            }
-            return result;
-        }
-
-        private void closeMaster() {
+        @Override
+        void closeMaster() {
             if (connected) {
                 connected = false;
                 this.dispatchPosition = 0;

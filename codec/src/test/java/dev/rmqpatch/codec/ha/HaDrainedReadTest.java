@@ -31,10 +31,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * P24 against 4.9.0's two HA read loops: {@link MasterReader} is a copy of {@code HAConnection$ReadSocketService}'s
- * {@code processReadEvent()} (the master reading a slave's acknowledgements), {@link SlaveClient} of
- * {@code HAService$HAClient}'s {@code processReadEvent()}, {@code dispatchReadRequest()}, {@code reallocateByteBuffer()}
- * and {@code reportSlaveMaxOffsetPlus()} (the slave reading its master's transfers, appending them and acknowledging
- * them), each line for line with a small store model; their one {@code socketChannel.read} calls the channel (stock)
+ * {@code processReadEvent()} (the master reading a slave's acknowledgements), {@link SlaveClient} is
+ * {@link StockHaClient}, the copy of {@code HAService$HAClient} (the slave reading its master's transfers, appending
+ * them and acknowledging them) with 4.9.0's dispatch, over a socket; each line for line with a small store model; their one {@code socketChannel.read} calls the channel (stock)
  * or {@link HaDrainedRead} (patched, as the rewritten classes do). On scripted channels (random streams, random split
  * points, empty reads, ends of stream, errors, buffers that fill) stock and patched copies process the same bytes into
  * the same appends, acknowledgements and results, the patched one with fewer read system calls; over real loopback
@@ -133,31 +132,21 @@ class HaDrainedReadTest {
      * The slave's side: 4.9.0's {@code HAService$HAClient} read path, over a store model (the CommitLog's bytes and its
      * max offset, as {@code appendToCommitLog} leaves it).
      */
-    static final class SlaveClient {
-        final int readMaxBufferSize;
+    static final class SlaveClient extends StockHaClient {
         final SocketChannel socketChannel;
         final boolean patched;
         final ByteBuffer reportOffset = ByteBuffer.allocate(8);
-        long currentReportedOffset = 0;
-        int dispatchPosition = 0;
-        ByteBuffer byteBufferRead;
-        ByteBuffer byteBufferBackup;
-        final ByteArrayOutputStream commitLog = new ByteArrayOutputStream();
-        long maxPhyOffset;
-        /** Every offset reported to the master, in order. */
-        final List<Long> reports = new ArrayList<>();
         boolean closed;
         long stockReads;
 
         SlaveClient(SocketChannel socketChannel, boolean patched, int readMaxBufferSize) {
+            super(readMaxBufferSize, true, 0);
             this.socketChannel = socketChannel;
             this.patched = patched;
-            this.readMaxBufferSize = readMaxBufferSize;
-            this.byteBufferRead = ByteBuffer.allocate(readMaxBufferSize);
-            this.byteBufferBackup = ByteBuffer.allocate(readMaxBufferSize);
         }
 
-        private int read() throws IOException {
+        @Override
+        int read() throws IOException {
             if (patched) {
                 return HaDrainedRead.read(socketChannel, byteBufferRead);
             }
@@ -169,16 +158,8 @@ class HaDrainedReadTest {
             return patched ? HaDrainedRead.reads() : stockReads;
         }
 
-        long getMaxPhyOffset() {
-            return maxPhyOffset;
-        }
-
-        void appendToCommitLog(long startOffset, byte[] data) {
-            commitLog.write(data, 0, data.length);
-            maxPhyOffset = startOffset + data.length;
-        }
-
-        private boolean reportSlaveMaxOffset(final long maxOffset) {
+        @Override
+        boolean reportSlaveMaxOffset(final long maxOffset) {
             this.reportOffset.position(0);
             this.reportOffset.limit(8);
             this.reportOffset.putLong(maxOffset);
@@ -198,113 +179,9 @@ class HaDrainedReadTest {
             return !this.reportOffset.hasRemaining();
         }
 
-        private void reallocateByteBuffer() {
-            int remain = readMaxBufferSize - this.dispatchPosition;
-            if (remain > 0) {
-                this.byteBufferRead.position(this.dispatchPosition);
-
-                this.byteBufferBackup.position(0);
-                this.byteBufferBackup.limit(readMaxBufferSize);
-                this.byteBufferBackup.put(this.byteBufferRead);
-            }
-
-            this.swapByteBuffer();
-
-            this.byteBufferRead.position(remain);
-            this.byteBufferRead.limit(readMaxBufferSize);
-            this.dispatchPosition = 0;
-        }
-
-        private void swapByteBuffer() {
-            ByteBuffer tmp = this.byteBufferRead;
-            this.byteBufferRead = this.byteBufferBackup;
-            this.byteBufferBackup = tmp;
-        }
-
-        boolean processReadEvent() {
-            int readSizeZeroTimes = 0;
-            while (this.byteBufferRead.hasRemaining()) {
-                try {
-                    int readSize = read();
-                    if (readSize > 0) {
-                        readSizeZeroTimes = 0;
-                        boolean result = this.dispatchReadRequest();
-                        if (!result) {
-                            return false;
-                        }
-                    } else if (readSize == 0) {
-                        if (++readSizeZeroTimes >= 3) {
-                            break;
-                        }
-                    } else {
-                        return false;
-                    }
-                } catch (IOException e) {
-                    return false;
-                }
-            }
-
-            return true;
-        }
-
-        private boolean dispatchReadRequest() {
-            final int msgHeaderSize = 8 + 4; // phyoffset + size
-            int readSocketPos = this.byteBufferRead.position();
-
-            while (true) {
-                int diff = this.byteBufferRead.position() - this.dispatchPosition;
-                if (diff >= msgHeaderSize) {
-                    long masterPhyOffset = this.byteBufferRead.getLong(this.dispatchPosition);
-                    int bodySize = this.byteBufferRead.getInt(this.dispatchPosition + 8);
-
-                    long slavePhyOffset = getMaxPhyOffset();
-
-                    if (slavePhyOffset != 0) {
-                        if (slavePhyOffset != masterPhyOffset) {
-                            return false;
-                        }
-                    }
-
-                    if (diff >= (msgHeaderSize + bodySize)) {
-                        byte[] bodyData = new byte[bodySize];
-                        this.byteBufferRead.position(this.dispatchPosition + msgHeaderSize);
-                        this.byteBufferRead.get(bodyData);
-
-                        appendToCommitLog(masterPhyOffset, bodyData);
-
-                        this.byteBufferRead.position(readSocketPos);
-                        this.dispatchPosition += msgHeaderSize + bodySize;
-
-                        if (!reportSlaveMaxOffsetPlus()) {
-                            return false;
-                        }
-
-                        continue;
-                    }
-                }
-
-                if (!this.byteBufferRead.hasRemaining()) {
-                    this.reallocateByteBuffer();
-                }
-
-                break;
-            }
-
-            return true;
-        }
-
-        boolean reportSlaveMaxOffsetPlus() {
-            boolean result = true;
-            long currentPhyOffset = getMaxPhyOffset();
-            if (currentPhyOffset > this.currentReportedOffset) {
-                this.currentReportedOffset = currentPhyOffset;
-                result = this.reportSlaveMaxOffset(this.currentReportedOffset);
-                if (!result) {
-                    closed = true;
-                }
-            }
-
-            return result;
+        @Override
+        void closeMaster() {
+            closed = true;
         }
     }
 
