@@ -20,7 +20,8 @@ import org.apache.rocketmq.store.ha.HAService;
  * offset stock refuses, the call from {@code run()} after the read loop (which has dispatched every whole transfer,
  * or stopped at one with a refused offset), stock's method runs as it is. So every acknowledgement stock writes is
  * written, for the same or a higher offset, before the slave's thread leaves the dispatch of that read; no transfer's
- * acknowledgement waits for another read.
+ * acknowledgement waits for another read. The exception: when appending the next transfer throws (a failing store),
+ * the deferred acknowledgement waits for the slave's next report (its heartbeat), though its transfer was appended.
  */
 public final class HaAckPerRead {
 
