@@ -66,11 +66,11 @@ final class HaAckPerReadPatch implements Patch {
             + "a partial or malformed next one, an offset stock refuses and the report after the read loop run "
             + "stock's code: every acknowledgement stock writes is written, for the same or a higher offset, before "
             + "the slave's thread leaves the dispatch of that read. The master keeps only the highest acknowledged "
-            + "offset, so what it answers SYNC_MASTER sends with is stock's, microseconds sooner or later. One "
-            + "difference, on a failing slave: if appending a later transfer of the same read throws (a store error), "
-            + "the earlier one's acknowledgement waits for the slave's next report (its heartbeat, haSendHeartbeatInterval, "
-            + "5 s) where stock had written it, so a send stock would answer SEND_OK may be answered "
-            + "FLUSH_SLAVE_TIMEOUT; what both brokers store is the same.";
+            + "offset, so what it answers SYNC_MASTER sends with is stock's, microseconds sooner or later. A slave "
+            + "whose store fails returns false from the append (stock's failure paths log and return, none throws): "
+            + "the next call then finds the offset stock refuses, or no next transfer, and reports at once; were an "
+            + "append to throw, the offset deferred on it is reported at the end of the slave's next read loop, "
+            + "not deferred twice.";
     }
 
     @Override

@@ -20,13 +20,29 @@ import org.apache.rocketmq.store.ha.HAService;
  * offset stock refuses, the call from {@code run()} after the read loop (which has dispatched every whole transfer,
  * or stopped at one with a refused offset), stock's method runs as it is. So every acknowledgement stock writes is
  * written, for the same or a higher offset, before the slave's thread leaves the dispatch of that read; no transfer's
- * acknowledgement waits for another read. The exception: when appending the next transfer throws (a failing store),
- * the deferred acknowledgement waits for the slave's next report (its heartbeat), though its transfer was appended.
+ * acknowledgement waits for another read.
+ *
+ * <p>A deferral counts on the next append. Stock's append reports a failing store by returning false (its failure
+ * paths log and return; none throws), after which the loop's next call finds an offset stock refuses, or no next
+ * transfer, and reports at once. Were the append to throw (the exception leaves {@code run()}'s turn and the transfer
+ * stays in the buffer), the next call finds the store's max offset where the deferral left it and does not defer
+ * again: the offset is reported at the end of the slave's next read loop that completes. The thread remembers its
+ * last deferral (each slave's HAClient has a thread of its own).
  */
 public final class HaAckPerRead {
 
     /** The master offset (8) and body size (4) before each transfer's body. */
     static final int HEADER_SIZE = 12;
+
+    /** The store's max offset at this thread's last deferral; {@code NONE} when its last call did not defer. */
+    private static final long NONE = Long.MIN_VALUE;
+
+    private static final ThreadLocal<long[]> DEFERRED_AT = new ThreadLocal<long[]>() {
+        @Override
+        protected long[] initialValue() {
+            return new long[] {NONE};
+        }
+    };
 
     private HaAckPerRead() {
     }
@@ -39,15 +55,40 @@ public final class HaAckPerRead {
      * @return true to skip this report (the loop appends and reports the next transfer at once), false to report
      */
     public static boolean deferReport(ByteBuffer read, int dispatchPosition, HAService service) {
+        long[] deferredAt = DEFERRED_AT.get();
         if (!wholeTransferAt(read, dispatchPosition)) {
+            deferredAt[0] = NONE;
             return false;
         }
-        return accepted(read.getLong(dispatchPosition), service.getDefaultMessageStore().getMaxPhyOffset());
+        return decide(deferredAt, read.getLong(dispatchPosition), service.getDefaultMessageStore().getMaxPhyOffset());
     }
 
     /** {@link #deferReport} with the store's max offset given: for tests and benchmarks. */
     public static boolean deferReport(ByteBuffer read, int dispatchPosition, long slaveMaxPhyOffset) {
-        return wholeTransferAt(read, dispatchPosition) && accepted(read.getLong(dispatchPosition), slaveMaxPhyOffset);
+        long[] deferredAt = DEFERRED_AT.get();
+        if (!wholeTransferAt(read, dispatchPosition)) {
+            deferredAt[0] = NONE;
+            return false;
+        }
+        return decide(deferredAt, read.getLong(dispatchPosition), slaveMaxPhyOffset);
+    }
+
+    /**
+     * Defers when stock's check accepts the next transfer's offset, unless this thread deferred last at the same store
+     * offset: then the append it counted on did not happen (or added nothing), and stock's report runs.
+     */
+    private static boolean decide(long[] deferredAt, long masterPhyOffset, long slavePhyOffset) {
+        if (deferredAt[0] == slavePhyOffset || !accepted(masterPhyOffset, slavePhyOffset)) {
+            deferredAt[0] = NONE;
+            return false;
+        }
+        deferredAt[0] = slavePhyOffset;
+        return true;
+    }
+
+    /** Forgets this thread's last deferral, for tests and benchmarks. */
+    public static void reset() {
+        DEFERRED_AT.get()[0] = NONE;
     }
 
     /**
