@@ -126,6 +126,7 @@ public final class Agent {
         load.beginMeasurement();
         if (consumers != null) {
             consumers.beginMeasurement();
+            consumers.refreshSubscriptions();
         }
         state = State.MEASURING;
         return status();
@@ -178,6 +179,7 @@ public final class Agent {
         }
         if (consumers != null) {
             consumers.endMeasurement();
+            consumers.refreshSubscriptions();
         }
         ackedAtStop = load.ackedSinceStart();
         AgentResult result = load.stop(host, pid);

@@ -199,6 +199,34 @@ final class Consumers {
         }
     }
 
+    /**
+     * Sends every consumer's heartbeat again, off the caller's thread, twice half a second apart (the first may meet
+     * another heartbeat's lock): a subscription version the broker missed stalls a consumer until the client's next
+     * timed heartbeat otherwise (see {@link SubscriptionHeartbeats}). Called when the window opens and the drain begins.
+     */
+    void refreshSubscriptions() {
+        List<DefaultMQPushConsumer> all = new ArrayList<>();
+        synchronized (this) {
+            for (Group g : groups) {
+                all.addAll(g.consumers);
+            }
+        }
+        Thread t = new Thread(() -> {
+            try {
+                SubscriptionHeartbeats.send(all);
+                Thread.sleep(500);
+                SubscriptionHeartbeats.send(all);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // A consumer shut down meanwhile (the run ended): its heartbeat no longer matters.
+                System.err.println("consumer heartbeat not sent: " + e);
+            }
+        }, "consumer-heartbeats");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /** Deliveries from now on belong to the measurement window. */
     synchronized void beginMeasurement() {
         window = new Phase();

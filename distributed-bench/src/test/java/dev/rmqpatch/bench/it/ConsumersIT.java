@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rmqpatch.bench.agent.SubscriptionHeartbeats;
 import dev.rmqpatch.bench.broker.BrokerAdmin;
 import dev.rmqpatch.bench.broker.BrokerProbe;
 import dev.rmqpatch.bench.broker.HarnessClusters;
@@ -24,12 +25,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.protocol.heartbeat.SubscriptionData;
 
 /**
  * Produce and consume at once against a real name server and broker (stock 4.9.0): two agent JVMs, stock push
@@ -213,5 +223,68 @@ class ConsumersIT {
         } finally {
             LocalAgents.stop(agents);
         }
+    }
+
+    /**
+     * What the agent's heartbeats at the window and the drain are for: a consumer whose newer subscription version the
+     * broker missed (stock's rebalance heartbeat skipped under another heartbeat's lock) has every pull refused
+     * (SUBSCRIPTION_NOT_LATEST) until the client's next timed heartbeat; one {@link SubscriptionHeartbeats#send} ends
+     * the stall. The version is raised here by hand, as stock's rebalance raises it, and the timed heartbeat is moved
+     * out of the test's reach (its first run, a second after start, is let pass; the next
+     * comes after 10 minutes), so only the harness's heartbeat can end the stall.
+     */
+    @Test
+    void aHeartbeatEndsPullsRefusedForASubscriptionVersionTheBrokerMissed() throws Exception {
+        String topic = "heartbeat-" + Long.toString(System.nanoTime(), 36);
+        admin.createTopic(cluster.brokerAddr(), topic, 1);
+        DefaultMQProducer producer = new DefaultMQProducer(topic + "-producer");
+        producer.setNamesrvAddr(cluster.namesrvAddr());
+        producer.setInstanceName(topic + "-producer");
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(topic + "-consumer");
+        consumer.setNamesrvAddr(cluster.namesrvAddr());
+        consumer.setInstanceName(topic + "-consumer");
+        consumer.setHeartbeatBrokerInterval(600_000);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe(topic, "*");
+        AtomicInteger received = new AtomicInteger();
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            received.addAndGet(messages.size());
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        producer.start();
+        consumer.start();
+        try {
+            producer.send(new Message(topic, new byte[100]));
+            awaitAtLeast(1, received::get, 30_000, "the first message, before the version is raised");
+            // The client's timed heartbeat runs first a second after start, then every heartbeatBrokerInterval: let the
+            // first one pass, or it would carry the raised version.
+            Thread.sleep(3000);
+
+            SubscriptionData sub = consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getSubscriptionInner().get(topic);
+            sub.setSubVersion(sub.getSubVersion() + 1);
+            // A pull already waiting at the broker (long polling) still carries the old version and may serve one more.
+            producer.send(new Message(topic, new byte[100]));
+            Thread.sleep(4000);
+            int before = received.get();
+            for (int i = 0; i < 20; i++) {
+                producer.send(new Message(topic, new byte[100]));
+            }
+            Thread.sleep(7000);
+            assertEquals(before, received.get(), "pulls with a version the broker has not seen are refused (two retries of 3 s)");
+
+            assertEquals(1, SubscriptionHeartbeats.send(List.of(consumer, consumer)), "one client instance, one heartbeat");
+            awaitAtLeast(22, received::get, 20_000, "every message after the harness's heartbeat");
+        } finally {
+            consumer.shutdown();
+            producer.shutdown();
+        }
+    }
+
+    private static void awaitAtLeast(int expected, IntSupplier actual, long timeoutMs, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (actual.getAsInt() < expected && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(actual.getAsInt() >= expected, what + ": " + actual.getAsInt() + " of " + expected + " received");
     }
 }
