@@ -31,6 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
 @RunsAlone
 @Timeout(600)
 class CompareEfficiencyIT {
+    /**
+     * Pairs of windows per run: an interval needs two, and one more lets a window that missed its rate on a slow machine
+     * (one of a run's windows, now and then, on a machine slow on system calls) cost its pair without the figure; with
+     * two, such a run had nothing to check and skipped (5 of 6 of these tests in one CI run). The rates (250 and 500
+     * msg/s) are low for the same reason: on such a machine a broker a few seconds after its start (C2 still compiling)
+     * stored 300-475 msg/s of a 500 msg/s target in its ms-sync windows. These runs check the pipeline, not figures.
+     */
+    private static final String PAIRS = "3";
+
     @TempDir
     Path dir;
 
@@ -108,8 +117,8 @@ class CompareEfficiencyIT {
         if (jdk8 == null) {
             System.err.println("[CompareEfficiencyIT] no JDK 8 here (" + Jdk8Home.failure() + "); the patched broker runs on this JDK");
         }
-        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned," + patchedName, "--pairs", "2", "--window", "1", "--warmup", "2",
-            "--rate", "1000", "--pin", "on,split", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
+        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned," + patchedName, "--pairs", PAIRS, "--window", "1", "--warmup", "2",
+            "--rate", "500", "--pin", "on,split", "--profile", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("eff.log"));
         assertTrue(printed.contains("[measure     pair"), printed);
 
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
@@ -117,10 +126,10 @@ class CompareEfficiencyIT {
         assumeTheMachineKeptUp(r, out);
         ResultKeys.assertSameAsSample("efficiency-results.keys", r, java.util.Set.of("4.9.0-tuned", patchedName));
         assertEquals("efficiency", r.get("mode").getAsString());
-        assertEquals(1000.0, r.get("rateMsgPerS").getAsDouble());
+        assertEquals(500.0, r.get("rateMsgPerS").getAsDouble());
         assertEquals("--rate", r.get("rateSource").getAsString());
         assertEquals("4.9.0-tuned", r.get("baseline").getAsString());
-        assertEquals(2, r.get("pairsMeasured").getAsInt());
+        assertEquals(Integer.parseInt(PAIRS), r.get("pairsMeasured").getAsInt());
         JsonObject pinning = r.getAsJsonObject("pinning");
         assertTrue(pinning.get("activeProcessorCount").getAsInt() > 0);
         assertSplitWasApplied(r);
@@ -219,7 +228,7 @@ class CompareEfficiencyIT {
                 assertTrue(w.getAsJsonObject("brokerThreads").get("contextSwitchesPerMsg").getAsDouble() > 0, w.toString());
             }
         }
-        assertEquals(4, splitWindows, "2 split pairs of 2 windows: " + r.getAsJsonArray("windows"));
+        assertEquals(2 * Integer.parseInt(PAIRS), splitWindows, PAIRS + " split pairs of 2 windows: " + r.getAsJsonArray("windows"));
         boolean tuned = false;
         for (JsonElement e : split.getAsJsonArray("brokers")) {
             JsonObject b = e.getAsJsonObject();
@@ -248,8 +257,8 @@ class CompareEfficiencyIT {
         Dists.stock();
         Dists.patched();
         Path out = dir.resolve("ms");
-        String printed = run(List.of("--efficiency", "--topology", "ms-sync", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", "2", "--window",
-            "1", "--warmup", "2", "--rate", "500", "--pin", "off", "--threads", "4", "--consumers", "1", "--broker-heap", "512m", "--out", out.toString()),
+        String printed = run(List.of("--efficiency", "--topology", "ms-sync", "--variants", "4.9.0-tuned,4.9.0-patched", "--pairs", PAIRS, "--window",
+            "1", "--warmup", "2", "--rate", "250", "--pin", "off", "--threads", "4", "--consumers", "1", "--broker-heap", "512m", "--out", out.toString()),
             dir.resolve("ms.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
@@ -289,8 +298,8 @@ class CompareEfficiencyIT {
         Dists.stock();
         Path patchedLib = Dists.patched().resolve("lib").toRealPath();
         Path out = dir.resolve("clients");
-        String printed = run(List.of("--efficiency", "--clients", "stock,patched,wire", "--pairs", "2", "--window", "1", "--warmup", "1",
-            "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("clients.log"));
+        String printed = run(List.of("--efficiency", "--clients", "stock,patched,wire", "--pairs", PAIRS, "--window", "1", "--warmup", "1",
+            "--rate", "250", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()), dir.resolve("clients.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
         assumeTheMachineKeptUp(r, out);
@@ -372,8 +381,8 @@ class CompareEfficiencyIT {
         Dists.patched();
         for (String side : List.of("producer", "consumer")) {
             Path out = dir.resolve("clients-jdk8-" + side);
-            String printed = run(List.of("--efficiency", "--clients", "stock@8,patched@8", "--client-side", side, "--pairs", "2", "--window", "1",
-                "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+            String printed = run(List.of("--efficiency", "--clients", "stock@8,patched@8", "--client-side", side, "--pairs", PAIRS, "--window", "1",
+                "--warmup", "1", "--rate", "250", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
                 dir.resolve("clients-jdk8-" + side + ".log"));
             JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
             assertEquals("ok", r.get("status").getAsString(), printed);
@@ -421,7 +430,7 @@ class CompareEfficiencyIT {
         String jdk = Jdk8Home.forTests() == null ? "" : "@8";
         Path out = dir.resolve("clients-releases");
         String printed = run(List.of("--efficiency", "--clients", "stock" + jdk + ",4.9.8" + jdk + ",5.3.3" + jdk, "--client-side", "consumer",
-            "--pairs", "2", "--window", "1", "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m",
+            "--pairs", PAIRS, "--window", "1", "--warmup", "1", "--rate", "250", "--pin", "off", "--threads", "4", "--broker-heap", "512m",
             "--out", out.toString()), dir.resolve("clients-releases.log"));
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
         assertEquals("ok", r.get("status").getAsString(), printed);
@@ -453,8 +462,8 @@ class CompareEfficiencyIT {
         Dists.stock();
         Path out = dir.resolve("runs");
         // An A/A comparison (the same variant twice, its own brokers each) over two whole runs.
-        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-tuned#2", "--runs", "2", "--pairs", "2", "--window", "1",
-            "--warmup", "1", "--rate", "500", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
+        String printed = run(List.of("--efficiency", "--variants", "4.9.0-tuned,4.9.0-tuned#2", "--runs", "2", "--pairs", PAIRS, "--window", "1",
+            "--warmup", "1", "--rate", "250", "--pin", "off", "--threads", "4", "--broker-heap", "512m", "--out", out.toString()),
             dir.resolve("runs.log"));
         assertTrue(printed.contains("run 2 of 2") && printed.contains("variants in the order [4.9.0-tuned#2, 4.9.0-tuned]"), printed);
         JsonObject r = JsonParser.parseString(Files.readString(out.resolve("results.json"))).getAsJsonObject();
