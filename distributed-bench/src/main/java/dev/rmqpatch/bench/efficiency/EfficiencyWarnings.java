@@ -10,6 +10,8 @@ public final class EfficiencyWarnings {
     static final double OTHER_LOAD_LIMIT = 0.2;
     /** How a variant without a single window in a pair is named in the warnings (what a test or a user looks for). */
     public static final String TOO_BUSY = "no usable pair";
+    /** How windows left out of the interval because they missed the rate are counted in the warnings (likewise). */
+    public static final String MISSED_RATE = "measured window(s) missed the rate";
 
     private EfficiencyWarnings() {
     }
@@ -27,8 +29,8 @@ public final class EfficiencyWarnings {
                     otherLoad(r, v.name)));
             }
             if (v.windowsNotUsable > 0) {
-                w.add(String.format(Locale.ROOT, "%s: %d measured window(s) missed the rate%s; their pairs are left out of the "
-                    + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable,
+                w.add(String.format(Locale.ROOT, "%s: %d %s%s; their pairs are left out of the "
+                    + "interval (results.json windows[] lists each with the reason)", v.name, v.windowsNotUsable, MISSED_RATE,
                     r.clients == null ? " or lost sends" : ", lost sends or handled less than the rate"));
             }
             if (v.otherCpuCores != null && v.otherCpuCores.max != null && v.otherCpuCores.max > OTHER_LOAD_LIMIT) {

@@ -95,7 +95,7 @@ class CompareEfficiencyIT {
         for (String name : busy) {
             // a pair is lost by either variant's window: the warning may name the other one
             assertTrue(warnings.stream().anyMatch(w -> w.startsWith(name + ": " + EfficiencyWarnings.TOO_BUSY)
-                    || w.contains("measured window(s) missed the rate")),
+                    || w.contains(EfficiencyWarnings.MISSED_RATE)),
                 name + " has no figure and the harness did not say so: " + warnings);
         }
         assertNothingLeft(out);
