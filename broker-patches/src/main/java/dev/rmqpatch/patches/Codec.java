@@ -178,6 +178,19 @@ final class Codec {
     static final MethodRef HA_ACK_PER_READ = new MethodRef("dev/rmqpatch/codec/ha/HaAckPerRead", "deferReport",
         "(Ljava/nio/ByteBuffer;IL" + Stock.HA_SERVICE + ";)Z");
 
+    // P38
+    static final String REPUT_WAKEUPS = "dev/rmqpatch/codec/store/ReputWakeups";
+    static final MethodRef REPUT_PAUSE = new MethodRef(REPUT_WAKEUPS, "pause", "(J)V");
+    static final MethodRef REPUT_STORE_STARTING = new MethodRef(REPUT_WAKEUPS, "storeStarting",
+        "(L" + Stock.DEFAULT_MESSAGE_STORE + ";)Z");
+    static final MethodRef REPUT_FLUSH_REQUESTED = new MethodRef(REPUT_WAKEUPS, "flushRequested",
+        "(L" + Stock.COMMIT_LOG + ";" + Stock.COMMIT_LOG_SUBMIT_FLUSH.desc.substring(1));
+    static final MethodRef REPUT_DISK_FLUSHING = new MethodRef(REPUT_WAKEUPS, "diskFlushing",
+        "(L" + Stock.COMMIT_LOG + ";L" + Stock.APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/store/PutMessageResult;"
+        + "Lorg/apache/rocketmq/common/message/MessageExt;)Z");
+    static final MethodRef REPUT_SLAVE_REPORTING = new MethodRef(REPUT_WAKEUPS, "slaveReporting",
+        "(Ljava/lang/Object;)Z");
+
     // P26
     static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
     static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",

@@ -46,6 +46,7 @@ public final class Patches {
         new NamespaceMemoPatch(),
         new BatchPropertySeparatorPatch(),
         new HaAckPerReadPatch(),
+        new ReputWakeupPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

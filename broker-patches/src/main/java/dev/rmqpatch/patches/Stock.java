@@ -226,6 +226,18 @@ final class Stock {
     /** A slave's (or a DLedger follower's) dispatch of replicated messages, counting each in the topic counters. */
     static final MethodRef REPUT_DO_REPUT = new MethodRef("org/apache/rocketmq/store/DefaultMessageStore$ReputMessageService",
         "doReput", "()V");
+    /** P38's targets: the dispatch thread's loop and sleep, the store's start, the calls that follow each append. */
+    static final String REPUT_SERVICE = DEFAULT_MESSAGE_STORE + "$ReputMessageService";
+    static final MethodRef REPUT_RUN = new MethodRef(REPUT_SERVICE, "run", "()V");
+    static final MethodRef THREAD_SLEEP = new MethodRef("java/lang/Thread", "sleep", "(J)V");
+    static final MethodRef STORE_START = new MethodRef(DEFAULT_MESSAGE_STORE, "start", "()V");
+    static final String APPEND_MESSAGE_RESULT = "org/apache/rocketmq/store/AppendMessageResult";
+    static final MethodRef COMMIT_LOG_SUBMIT_FLUSH = new MethodRef(COMMIT_LOG, "submitFlushRequest",
+        "(L" + APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/common/message/MessageExt;)"
+        + "Ljava/util/concurrent/CompletableFuture;");
+    static final MethodRef COMMIT_LOG_HANDLE_DISK_FLUSH = new MethodRef(COMMIT_LOG, "handleDiskFlush",
+        "(L" + APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/store/PutMessageResult;"
+        + "Lorg/apache/rocketmq/common/message/MessageExt;)V");
     /** P17's targets: where 4.9.0 sizes socket buffers, and the calls that size them. */
     static final String NETTY_SYSTEM_CONFIG = "org/apache/rocketmq/remoting/netty/NettySystemConfig";
     static final MethodRef NETTY_SYSTEM_CONFIG_INIT = new MethodRef(NETTY_SYSTEM_CONFIG, "<clinit>", "()V");

@@ -56,7 +56,7 @@ class MasterSlaveIT {
     /**
      * Run three times: 4.9.0's patched distribution as it ships (P14 off: the slave writes each block through the file
      * channel) and with {@code -Drmqpatch.enable=P14} (into the mapping); and stock 4.9.8's install with lib/ patched by
-     * patch-lib (P23, P24 and P37 on its replication path, P13 and P15 as their 4.9.3+ variants; P14 is not applied
+     * patch-lib (P23, P24 and P37 on its replication path, P38 on both dispatch threads, P13 and P15 as their 4.9.3+ variants; P14 is not applied
      * there), the release whose pair issue 45 measures. 4.9.8's case is skipped, saying so, where its stock broker was
      * not built from the source release.
      */
@@ -77,7 +77,7 @@ class MasterSlaveIT {
             LocalCluster cluster = tc.cluster();
             String startUp = startUpLine(tc.brokerLog());
             assertTrue(startUp.contains("P23 ha-gather-write") && startUp.contains("P24 ha-drained-read")
-                && startUp.contains("P37 ha-ack-per-read")
+                && startUp.contains("P37 ha-ack-per-read") && startUp.contains("P38 reput-wakeup")
                 && startUp.contains("disabled by -Drmqpatch.disable: "
                 + (disable.isEmpty() ? "none" : "[" + disable.replace(",", ", ") + "]")), startUp);
             boolean p14 = enable.equals("P14") && !disable.contains("P14");

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A SYNC_MASTER and its SLAVE from a stock 4.9.4, 4.9.7 and 4.9.8 install whose lib/ patch-lib patched (P23, P24 and P37 on the
- * replication path there, P13 and P15 as their 4.9.3+ variants; P14, P16 and P19 left out): a stock 4.9.0 client's sends are
+ * replication path there, P38 on both dispatch threads, P13 and P15 as their 4.9.3+ variants; P14, P16 and P19 left out): a stock 4.9.0 client's sends are
  * SEND_OK only once the slave holds them, and read back whole; the slave reaches the master's CommitLog end, and its
  * CommitLog is the master's byte for byte. With the slave paused (SIGSTOP: connected, acknowledging nothing) a send is
  * answered FLUSH_SLAVE_TIMEOUT at the release's slaveTimeout (1.5 s here), not at syncFlushTimeout (6 s here), as
@@ -51,6 +51,7 @@ class ReleaseMasterSlaveIT {
         String report = Files.readString(dist.resolve("lib").resolve("rmqpatch").resolve("report.txt"));
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P23 ha-gather-write") && l.contains(" applied")), report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P37 ha-ack-per-read") && l.contains(" applied")), report);
+        assertTrue(report.lines().anyMatch(l -> l.startsWith("P38 reput-wakeup") && l.contains(" applied")), report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P13 replica-ack") && l.contains("as variant")), report);
         assertTrue(report.lines().anyMatch(l -> l.startsWith("P15 direct-response") && l.contains("as variant")), report);
         try (TestCluster tc = new TestCluster(dist, "ms-sync/broker-a.conf", "slaveTimeout=" + SLAVE_TIMEOUT_MS,
