@@ -13,8 +13,8 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * {@code Thread.sleep(1)} before each {@code doReput()}), {@code DefaultMessageStore.start()}, and the calls that
  * follow every append: {@code CommitLog.submitFlushRequest}, 4.9.0's {@code CommitLog.handleDiskFlush} (its synchronous
  * puts) and a slave's {@code HAService$HAClient.reportSlaveMaxOffsetPlus()}, all in rocketmq-store.
- * Replacement: codec's {@code ReputWakeups}: the sleep becomes {@code pause}, stock's sleep while appends keep coming,
- * a park until the next append (at most 10 ms) after a cycle without one; the three calls' entries signal the append;
+ * Replacement: codec's {@code ReputWakeups}: the sleep becomes {@code pause}, stock's sleep until five cycles in a row
+ * found nothing, then a park until the next append (at most 10 ms); the three calls' entries signal the append;
  * the store's start turns parking off for stores whose appends take another path (transient store pool, DLedger).
  * Why: stock's dispatch thread wakes every millisecond whether or not anything was stored.
  * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
@@ -40,13 +40,14 @@ final class ReputWakeupPatch implements Patch {
     @Override
     public String effect() {
         return "The store's dispatch thread (ReputMessageService), which stock wakes every millisecond to look for new "
-            + "CommitLog bytes, sleeps stock's millisecond only while appends keep coming; after a whole cycle without "
-            + "one it parks until the next append or 10 ms, then dispatches at once. Every successful put (after the "
-            + "put lock is released: CommitLog.submitFlushRequest, 4.9.0's handleDiskFlush) and every block a slave "
-            + "appends (HAClient.reportSlaveMaxOffsetPlus) ends the park; a park ended within 1 ms returns to stock's "
-            + "cadence, so a busy broker's dispatch thread wakes no more often than stock's. The dispatch itself is "
-            + "stock's; a message can only be dispatched sooner (at once instead of up to 1 ms later) or, were an "
-            + "append path missed, at most 10 ms later. A store with the transient store pool or the DLedger CommitLog "
+            + "CommitLog bytes, keeps stock's 1 ms sleep until five in a row found nothing; then it parks until the next "
+            + "append or 10 ms, and dispatches at once. Every successful put (after the put lock is released: "
+            + "CommitLog.submitFlushRequest, 4.9.0's handleDiskFlush) and every block a slave appends "
+            + "(HAClient.reportSlaveMaxOffsetPlus) ends the park; one ended by an append less than 5 ms after it began "
+            + "brings stock's sleep back. So an idle broker, or one whose appends come at least 5 ms apart, parks; a "
+            + "busier one runs stock's cadence, a put costing it one volatile read. The dispatch itself is stock's; a "
+            + "message can only be dispatched sooner (at once instead of up to 1 ms later) or, were an append path "
+            + "missed, at most 10 ms later. A store with the transient store pool or the DLedger CommitLog "
             + "keeps stock's sleep (their bytes become readable without those calls); so does every other store's "
             + "dispatch thread in the same JVM while one parks.";
     }
@@ -57,9 +58,10 @@ final class ReputWakeupPatch implements Patch {
             + "dispatch thread alone, 38% of the broker's CPU and 57% of its switches; patched 4.9.0's dispatch thread "
             + "76 ms and 2,086, the whole broker 451 ms against 707 ms with P38 off "
             + "(docs/results/reput-idle-2026-11-29/); "
-            + "master and slave both pay it, so at the few hundred messages a second where the pair's CPU per message "
-            + "is highest (BENCHMARKS row 103: 490-800 us/msg at 300-1,300 msg/s) it is two to six wake-ups per "
-            + "message on each broker.";
+            + "master and slave both pay it, whatever their load. A first version that parked after one empty cycle "
+            + "made each put at 700-1,000 msg/s unpark the thread, which cost more than the sleeps it saved "
+            + "(docs/results/eff-2026-11-29-mssync-p38-first-design/: the slave's context switches per message 5.8 "
+            + "against 2.7); hence the five empty cycles first.";
     }
 
     @Override

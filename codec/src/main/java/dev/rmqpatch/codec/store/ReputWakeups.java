@@ -18,18 +18,21 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * there is nothing to dispatch, instead of waking every millisecond to look.
  *
  * <p>Stock 4.9.x: {@code ReputMessageService.run()} loops {@code Thread.sleep(1); doReput();} for as long as the broker
- * runs, so the thread wakes about 1,000 times a second on an idle broker (and on its slave) and two to twenty times per
- * message on one that stores a few hundred messages a second or fewer. Each wake-up is a timer, a context switch and a
+ * runs, so the thread wakes about 1,000 times a second on an idle broker (and on its slave), and ten or more times
+ * per message on one that stores a hundred messages a second or fewer. Each wake-up is a timer, a context switch and a
  * look at the CommitLog's end.
  *
- * <p>Here the {@code Thread.sleep(millis)} of that loop is {@link #pause}: while appends keep coming it is stock's
- * sleep (the same cadence, the same batching of dispatches under load); after a whole cycle with no append it parks
- * until the next append ({@link #appended}, called once the bytes are in the CommitLog: at the entry of
+ * <p>Here the {@code Thread.sleep(millis)} of that loop is {@link #pause}: stock's sleep (the same cadence, the same
+ * batching of dispatches) until {@link #QUIET_CYCLES} cycles in a row have seen no append; then it parks until the next
+ * append ({@link #appended}, called once the bytes are in the CommitLog: at the entry of
  * {@code CommitLog.submitFlushRequest} and {@code handleDiskFlush}, which every successful put calls after releasing
  * the put lock, and of a slave's {@code HAClient.reportSlaveMaxOffsetPlus}, which follows each append of replicated
- * bytes) or for at most {@link #IDLE_LIMIT_MS} ms, then dispatches at once. A park that an append ends within
- * {@link #BUSY_NANOS} goes back to stock's cadence, so a busy broker never wakes its dispatch thread more often than
- * stock does.
+ * bytes) or for at most {@link #IDLE_LIMIT_MS} ms, and dispatches at once. An append that ends a park sooner than
+ * {@link #QUIET_CYCLES} ms after it began brings stock's sleep back. So parking is for appends at least that far
+ * apart (an idle broker, or one storing under about 200 messages a second), where it saves the empty looks in between;
+ * where appends come closer together the thread runs stock's cadence, and a put costs one volatile read. (A first
+ * version parked after one empty cycle: at 700-1,000 messages a second each put then unparked the thread, a system
+ * call on the put's own thread, and the pair cost more than with stock's sleep: docs/results/eff-2026-11-29-mssync-p38-first-design.)
  *
  * <p>Where an append could become readable without one of those calls, stock's sleep stays: a store using the transient
  * store pool (its bytes become readable when the commit thread commits them) or the DLedger CommitLog (its own append
@@ -46,8 +49,13 @@ public final class ReputWakeups {
     /** {@link #IDLE_LIMIT_MS} in nanoseconds; tests lengthen it so that only an append can end a park. */
     private static volatile long idleLimitNanos = TimeUnit.MILLISECONDS.toNanos(IDLE_LIMIT_MS);
 
-    /** A park ended by an append sooner than this means appends come faster than stock's 1 ms sleep: use it again. */
-    static final long BUSY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * Empty cycles of stock's sleep (about 1 ms each) before the thread parks; an append ending a park sooner than this
+     * many milliseconds after it began brings the sleep back.
+     */
+    public static final int QUIET_CYCLES = 5;
+
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(QUIET_CYCLES);
 
     private static final int UNKNOWN = 0;
     private static final int PARKING = 1;
@@ -61,8 +69,10 @@ public final class ReputWakeups {
     private static volatile Thread waiter;
     /** Something was appended since the owner last looked. */
     private static volatile boolean appended = true;
-    /** The owner's own: its next pause is stock's sleep (set again after a park an append ended soon). */
+    /** The owner's own: its next pause is stock's sleep (until QUIET_CYCLES empty ones; again after a short park). */
     private static boolean timed = true;
+    /** The owner's own: stock's sleeps in a row that found nothing appended. */
+    private static int emptyCycles;
 
     private ReputWakeups() {
     }
@@ -128,8 +138,8 @@ public final class ReputWakeups {
 
     /**
      * Replaces {@code Thread.sleep(millis)} in {@code ReputMessageService.run()}, before each {@code doReput()}:
-     * stock's sleep while appends keep coming (or parking is off, or another dispatch thread parks), else a park until
-     * the next append or {@link #IDLE_LIMIT_MS} ms. Interrupted, it throws as the sleep does.
+     * stock's sleep until {@link #QUIET_CYCLES} in a row found nothing appended (always, when parking is off or another
+     * dispatch thread parks), then a park until the next append or {@link #IDLE_LIMIT_MS} ms. Interrupted, it throws as the sleep does.
      */
     public static void pause(long millis) throws InterruptedException {
         Thread me = Thread.currentThread();
@@ -140,10 +150,14 @@ public final class ReputWakeups {
         if (timed) {
             if (appended) {
                 appended = false;
+                emptyCycles = 0;
+            } else if (++emptyCycles >= QUIET_CYCLES) {
+                timed = false;
+            }
+            if (timed) {
                 Thread.sleep(millis);
                 return;
             }
-            timed = false;
         }
         long start = System.nanoTime();
         long deadline = start + idleLimitNanos;
@@ -160,9 +174,11 @@ public final class ReputWakeups {
         } finally {
             waiter = null;
         }
+        boolean byAppend = appended;
         appended = false;
-        if (System.nanoTime() - start < BUSY_NANOS || mode != PARKING) {
+        if (byAppend && System.nanoTime() - start < QUIET_NANOS || mode != PARKING) {
             timed = true;
+            emptyCycles = 0;
         }
     }
 
@@ -179,6 +195,7 @@ public final class ReputWakeups {
             return false;
         }
         timed = true;
+        emptyCycles = 0;
         return true;
     }
 
@@ -190,6 +207,7 @@ public final class ReputWakeups {
         waiter = null;
         appended = true;
         timed = true;
+        emptyCycles = 0;
     }
 
     /** For tests: whether the given thread is parked in {@link #pause} now. */

@@ -49,20 +49,21 @@ class ReputWakeupsTest {
     }
 
     @Test
-    void appendsBeforeEachPauseKeepStocksSleepAndNoAppendForACycleParksUntilTheNext() throws Exception {
+    void appendsBeforeEachPauseKeepStocksSleepAndFiveEmptyCyclesParkUntilTheNextAppend() throws Exception {
         ReputWakeups.started(true);
         AtomicLong cycles = new AtomicLong();
         AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
         Thread reput = dispatchLoop(cycles, failed, () -> { });
         try {
             // The first pauses are stock's sleep (a fresh store may have bytes to dispatch); then, nothing appended
-            // for a whole cycle, the thread parks and stays parked.
+            // for QUIET_CYCLES of them, the thread parks and stays parked.
             awaitParked(reput);
             long parkedAt = cycles.get();
             Thread.sleep(200);
             assertTrue(ReputWakeups.parked(reput), "still parked with nothing appended");
             assertEquals(parkedAt, cycles.get(), "no dispatch while parked");
-            // One append: one more dispatch at once, then parked again (nothing more came).
+            // One append: one more dispatch at once, then parked again (nothing more came, and the park it ended
+            // lasted longer than QUIET_CYCLES ms).
             ReputWakeups.appended();
             awaitCycles(cycles, parkedAt + 1);
             awaitParked(reput);
