@@ -44,7 +44,7 @@ public final class PatchSwitches {
      * it buys in the configuration most operators run (the reason is in its patch class and in README). Checked
      * against broker-patches' {@code Patch.onByDefault()} by a test.
      */
-    public static final List<String> OFF_BY_DEFAULT = Collections.unmodifiableList(Arrays.asList("P14"));
+    public static final List<String> OFF_BY_DEFAULT = Collections.unmodifiableList(Arrays.asList("P14", "P38"));
 
     // A bad value fails here too (ExceptionInInitializerError) rather than run patches the operator wanted off;
     // the start-up hook reports the same error first, with its message, before anything else starts.

@@ -43,12 +43,13 @@ class PatchSwitchesTest {
 
     @Test
     void aPatchThatShipsOffRunsOnlyWhenEnabledAndDisablingWins() {
-        assertEquals(List.of("P14"), PatchSwitches.OFF_BY_DEFAULT);
-        assertEquals(Set.of("P14"), PatchSwitches.off(Set.of(), Set.of()));
-        assertEquals(Set.of(), PatchSwitches.off(Set.of(), Set.of("P14")));
-        assertEquals(Set.of("P3", "P14"), PatchSwitches.off(Set.of("P3"), Set.of()));
-        assertEquals(Set.of("P14"), PatchSwitches.off(Set.of("P14"), Set.of("P14")));
-        assertEquals(Set.of("P14"), PatchSwitches.off());
+        assertEquals(List.of("P14", "P38"), PatchSwitches.OFF_BY_DEFAULT);
+        assertEquals(Set.of("P14", "P38"), PatchSwitches.off(Set.of(), Set.of()));
+        assertEquals(Set.of("P38"), PatchSwitches.off(Set.of(), Set.of("P14")));
+        assertEquals(Set.of(), PatchSwitches.off(Set.of(), Set.of("P14", "P38")));
+        assertEquals(Set.of("P3", "P14", "P38"), PatchSwitches.off(Set.of("P3"), Set.of()));
+        assertEquals(Set.of("P14"), PatchSwitches.off(Set.of("P14"), Set.of("P14", "P38")));
+        assertEquals(Set.of("P14", "P38"), PatchSwitches.off());
         assertEquals(Set.of(), PatchSwitches.enabled());
     }
 
@@ -59,7 +60,7 @@ class PatchSwitchesTest {
         assertEquals(Set.of("P14"), PatchSwitches.parseEnabled(" P14 ,,P14"));
         for (String bad : new String[] {"P3", "all", "p14", "P99", "P14,S2"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PatchSwitches.parseEnabled(bad));
-            assertTrue(e.getMessage().contains("-Drmqpatch.enable=" + bad) && e.getMessage().contains("only [P14]"), e.getMessage());
+            assertTrue(e.getMessage().contains("-Drmqpatch.enable=" + bad) && e.getMessage().contains("only [P14, P38]"), e.getMessage());
         }
     }
 
