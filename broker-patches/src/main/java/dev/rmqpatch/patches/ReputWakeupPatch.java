@@ -18,7 +18,7 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * the store's start turns parking off for stores whose appends take another path (transient store pool, DLedger).
  * Why: stock's dispatch thread wakes every millisecond whether or not anything was stored.
  * Ships off ({@link #onByDefault()}): it saves 14-17% of the pair's CPU at 50 msg/s and a third of an idle broker's,
- * but at 400-1,300 msg/s the pair measured 1.00-1.10x of P38 off (resolved in 2 cells), which the code that runs there
+ * but at 400-1,300 msg/s the pair measured 0.93-1.12x of P38 off (resolved above 1 in 2 cells), which the code that runs there
  * (stock's sleep) does not explain yet.
  * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
@@ -71,7 +71,8 @@ final class ReputWakeupPatch implements Patch {
             + "(docs/results/eff-2026-11-29-mssync-p38-first-design/: the slave's context switches per message 5.8 "
             + "against 2.7); hence the five empty cycles first. Measured (BENCHMARKS rows 106-108): at 50 msg/s the "
             + "pair costs 0.83-0.86x of P38 off, resolved; at 400-1,300 msg/s, where it runs stock's sleep (the same "
-            + "dispatch-thread switches per message), 1.00-1.10x, resolved in two cells, not yet explained: so it "
+            + "dispatch-thread switches per message), 0.93-1.12x, above 1 in 8 of 10 cells and resolved so in two, "
+            + "not yet explained: so it "
             + "ships off, for idle and quiet brokers (-Drmqpatch.enable=P38).";
     }
 
