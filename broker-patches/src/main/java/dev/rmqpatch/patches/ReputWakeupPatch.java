@@ -71,8 +71,9 @@ final class ReputWakeupPatch implements Patch {
             + "(docs/results/eff-2026-11-29-mssync-p38-first-design/: the slave's context switches per message 5.8 "
             + "against 2.7); hence the five empty cycles first. Measured (BENCHMARKS rows 106-108): at 50 msg/s the "
             + "pair costs 0.83-0.86x of P38 off, resolved; at 400-1,300 msg/s, where it runs stock's sleep (the same "
-            + "dispatch-thread switches per message), 0.93-1.12x, above 1 in 8 of 10 cells and resolved so in two, "
-            + "not yet explained: so it "
+            + "dispatch-thread switches per message), 0.93-1.12x, above 1 in 8 of 10 cells and resolved so in two; "
+            + "the pinned cells' master was preempted more (involuntary switches), as if beside noisier idle "
+            + "neighbours in the harness, which is not yet shown: so it "
             + "ships off, for idle and quiet brokers (-Drmqpatch.enable=P38).";
     }
 
