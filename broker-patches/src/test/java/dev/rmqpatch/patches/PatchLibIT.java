@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.LocalCluster;
+import dev.rmqpatch.codec.switches.PatchSwitches;
 import dev.rmqpatch.patches.build.PatchRecord;
 import dev.rmqpatch.patches.cli.PlanRelease;
 import org.junit.jupiter.api.Test;
@@ -85,8 +86,12 @@ class PatchLibIT {
                 assertEquals(applied.contains("S5 fastjson-safe-mode"), Files.readString(cluster.brokerLog(),
                     StandardCharsets.UTF_8).contains("rmqpatch: fastjson safe mode (S5): on"), "S5's line in "
                     + cluster.brokerLog() + ", S5 applied: " + applied.contains("S5 fastjson-safe-mode"));
-                // P14, the one patch that ships off, is upstream on 4.9.3+: not offered to -Drmqpatch.enable there.
-                assertTrue(line.endsWith("(-Drmqpatch.enable turns on): none"), line);
+                // The patches that ship off and apply here are offered to -Drmqpatch.enable (P38; not P14, upstream on
+                // 4.9.3+), and only they.
+                List<String> offered = PatchSwitches.OFF_BY_DEFAULT.stream()
+                    .filter(id -> applied.stream().anyMatch(label -> label.startsWith(id + " "))).collect(Collectors.toList());
+                assertTrue(offered.contains("P38"), "P38 ships off and applies on every release: " + applied);
+                assertTrue(line.endsWith("(-Drmqpatch.enable turns on): " + offered), line);
                 String carried = line.substring(line.indexOf("patches in the jars: ")).split(";")[0];
                 for (String label : applied) {
                     assertTrue(carried.contains(label), label + " not in: " + line);
