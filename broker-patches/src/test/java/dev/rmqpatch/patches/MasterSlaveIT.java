@@ -54,14 +54,15 @@ class MasterSlaveIT {
     Path tmp;
 
     /**
-     * Run three times: 4.9.0's patched distribution as it ships (P14 off: the slave writes each block through the file
+     * Run four times: 4.9.0's patched distribution as it ships (P14 off: the slave writes each block through the file
      * channel) and with {@code -Drmqpatch.enable=P14} (into the mapping); and stock 4.9.8's install with lib/ patched by
-     * patch-lib (P23, P24 and P37 on its replication path, P38 on both dispatch threads, P13 and P15 as their 4.9.3+ variants; P14 is not applied
-     * there), the release whose pair issue 45 measures. 4.9.8's case is skipped, saying so, where its stock broker was
-     * not built from the source release.
+     * patch-lib (P23, P24 and P37 on its replication path, P13 and P15 as their 4.9.3+ variants; P14 is not applied
+     * there), the release whose pair issue 45 measures, as it ships and with {@code -Drmqpatch.enable=P38} (both
+     * brokers' dispatch threads parking between appends). 4.9.8's cases are skipped, saying so, where its stock broker
+     * was not built from the source release.
      */
     @ParameterizedTest(name = "{0} enable=[{1}]")
-    @CsvSource({"4.9.0,''", "4.9.0,P14", "4.9.8,''"})
+    @CsvSource({"4.9.0,''", "4.9.0,P14", "4.9.8,''", "4.9.8,P38"})
     void theSlaveHoldsEverySendOkMessageByteForByteThroughSlaveAndMasterCrashes(String release, String enable) throws Exception {
         TestCluster configured = new TestCluster(ReleaseInstalls.patched(release, tmp), "ms-sync/broker-a.conf")
             .topology(Topology.MS_SYNC).preferJdk8();
@@ -83,6 +84,8 @@ class MasterSlaveIT {
             boolean p14 = enable.equals("P14") && !disable.contains("P14");
             String active = startUp.replaceAll(".*; active: \\[([^\\]]*)\\].*", "$1");
             assertEquals(p14, List.of(active.split(", ")).contains("P14"), "P14 active only when enabled: " + startUp);
+            assertEquals(enable.equals("P38") && !disable.contains("P38"), List.of(active.split(", ")).contains("P38"),
+                "P38 active only when enabled: " + startUp);
             DefaultMQProducer producer = new DefaultMQProducer("master-slave-it");
             producer.setNamesrvAddr(tc.namesrvAddr());
             producer.setSendMsgTimeout(10_000);

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A SYNC_MASTER and its SLAVE from a stock 4.9.4, 4.9.7 and 4.9.8 install whose lib/ patch-lib patched (P23, P24 and P37 on the
- * replication path there, P38 on both dispatch threads, P13 and P15 as their 4.9.3+ variants; P14, P16 and P19 left out): a stock 4.9.0 client's sends are
+ * replication path there, P38 in the jars (it ships off), P13 and P15 as their 4.9.3+ variants; P14, P16 and P19 left out): a stock 4.9.0 client's sends are
  * SEND_OK only once the slave holds them, and read back whole; the slave reaches the master's CommitLog end, and its
  * CommitLog is the master's byte for byte. With the slave paused (SIGSTOP: connected, acknowledging nothing) a send is
  * answered FLUSH_SLAVE_TIMEOUT at the release's slaveTimeout (1.5 s here), not at syncFlushTimeout (6 s here), as
