@@ -51,10 +51,9 @@ class ReputWakeupsTest {
     @Test
     void appendsBeforeEachPauseKeepStocksSleepAndFiveEmptyCyclesParkUntilTheNextAppend() throws Exception {
         ReputWakeups.started(true);
-        AtomicLong cycles = new AtomicLong();
-        AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
-        Thread reput = dispatchLoop(cycles, failed, () -> { });
-        try {
+        try (DispatchLoop loop = new DispatchLoop(() -> { })) {
+            Thread reput = loop.thread;
+            AtomicLong cycles = loop.cycles;
             // The first pauses are stock's sleep (a fresh store may have bytes to dispatch); then, nothing appended
             // for QUIET_CYCLES of them, the thread parks and stays parked.
             awaitParked(reput);
@@ -74,19 +73,15 @@ class ReputWakeupsTest {
                 Thread.sleep(1);
             }
             assertTrue(cycles.get() > before, "appends keep the loop dispatching");
-        } finally {
-            stop(reput);
         }
-        assertEquals(null, failed.get());
     }
 
     @Test
     void aStoreWhoseAppendsAreNotSignalledWakesAParkedThreadAndKeepsStocksSleepFromThen() throws Exception {
         ReputWakeups.started(true);
-        AtomicLong cycles = new AtomicLong();
-        AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
-        Thread reput = dispatchLoop(cycles, failed, () -> { });
-        try {
+        try (DispatchLoop loop = new DispatchLoop(() -> { })) {
+            Thread reput = loop.thread;
+            AtomicLong cycles = loop.cycles;
             awaitParked(reput);
             long parkedAt = cycles.get();
             ReputWakeups.started(false);
@@ -94,31 +89,21 @@ class ReputWakeupsTest {
             ReputWakeups.started(true);
             awaitCycles(cycles, cycles.get() + 20);
             assertFalse(ReputWakeups.parked(reput), "a transient-pool or DLedger store in the JVM: never parks again");
-        } finally {
-            stop(reput);
         }
-        assertEquals(null, failed.get());
     }
 
     @Test
     void whileOneDispatchThreadParksAnotherSleepsAsStockAndTakesOverWhenTheFirstEnds() throws Exception {
         ReputWakeups.started(true);
-        AtomicLong first = new AtomicLong();
-        AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
-        Thread owner = dispatchLoop(first, failed, () -> { });
-        awaitParked(owner);
-        AtomicLong second = new AtomicLong();
-        Thread other = dispatchLoop(second, failed, () -> { });
-        try {
-            awaitCycles(second, 30);
-            assertFalse(ReputWakeups.parked(other), "a second store's dispatch thread keeps stock's sleep");
-            stop(owner);
-            awaitParked(other);
-        } finally {
-            stop(owner);
-            stop(other);
+        try (DispatchLoop first = new DispatchLoop(() -> { })) {
+            awaitParked(first.thread);
+            try (DispatchLoop second = new DispatchLoop(() -> { })) {
+                awaitCycles(second.cycles, 30);
+                assertFalse(ReputWakeups.parked(second.thread), "a second store's dispatch thread keeps stock's sleep");
+                first.close();
+                awaitParked(second.thread);
+            }
         }
-        assertEquals(null, failed.get());
     }
 
     @Test
@@ -155,11 +140,9 @@ class ReputWakeupsTest {
         ReputWakeups.started(true);
         AtomicLong stored = new AtomicLong();
         AtomicLong dispatched = new AtomicLong();
-        AtomicLong cycles = new AtomicLong();
-        AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
-        Thread reput = dispatchLoop(cycles, failed, () -> dispatched.set(stored.get()));
         Random random = new Random(38);
-        try {
+        try (DispatchLoop loop = new DispatchLoop(() -> dispatched.set(stored.get()))) {
+            Thread reput = loop.thread;
             for (int round = 0; round < 200; round++) {
                 int appenders = 1 + random.nextInt(3);
                 int each = 1 + random.nextInt(20);
@@ -188,30 +171,41 @@ class ReputWakeupsTest {
                     Thread.sleep(1);
                 }
             }
-        } finally {
-            stop(reput);
         }
-        assertEquals(null, failed.get());
     }
 
-    /** Stock's run() loop: pause, then the dispatch, until interrupted. */
-    private static Thread dispatchLoop(AtomicLong cycles, AtomicReference<Throwable> failed, Runnable doReput) {
-        Thread t = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    ReputWakeups.pause(1);
-                    doReput.run();
-                    cycles.incrementAndGet();
+    /** Stock's run() loop on its own thread: pause, then the dispatch, until closed (interrupted). */
+    private static final class DispatchLoop implements AutoCloseable {
+        final AtomicLong cycles = new AtomicLong();
+        final Thread thread;
+        private final AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
+
+        DispatchLoop(Runnable doReput) {
+            thread = new Thread(() -> {
+                try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        ReputWakeups.pause(1);
+                        doReput.run();
+                        cycles.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    // closed
+                } catch (Throwable e) {
+                    failed.set(e);
                 }
-            } catch (InterruptedException e) {
-                // stopped
-            } catch (Throwable e) {
-                failed.set(e);
-            }
-        }, "ReputMessageService-test");
-        t.setDaemon(true);
-        t.start();
-        return t;
+            }, "ReputMessageService-test");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Stops the loop and fails the test with whatever the loop threw. */
+        @Override
+        public void close() throws InterruptedException {
+            thread.interrupt();
+            thread.join(LIMIT.toMillis());
+            assertFalse(thread.isAlive());
+            assertEquals(null, failed.get());
+        }
     }
 
     private static void awaitParked(Thread t) throws InterruptedException {
@@ -228,11 +222,5 @@ class ReputWakeupsTest {
             assertTrue(System.nanoTime() < deadline, cycles.get() + " cycles, expected " + atLeast);
             Thread.sleep(1);
         }
-    }
-
-    private static void stop(Thread t) throws InterruptedException {
-        t.interrupt();
-        t.join(LIMIT.toMillis());
-        assertFalse(t.isAlive());
     }
 }
