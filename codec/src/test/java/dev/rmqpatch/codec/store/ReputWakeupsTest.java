@@ -51,13 +51,12 @@ class ReputWakeupsTest {
     @Test
     void appendsBeforeEachPauseKeepStocksSleepAndFiveEmptyCyclesParkUntilTheNextAppend() throws Exception {
         ReputWakeups.started(true);
+        // The first pauses are stock's sleep (a fresh store may have bytes to dispatch); then, nothing appended for
+        // QUIET_CYCLES of them, the thread parks and stays parked.
         try (DispatchLoop loop = new DispatchLoop(() -> { })) {
             Thread reput = loop.thread;
             AtomicLong cycles = loop.cycles;
-            // The first pauses are stock's sleep (a fresh store may have bytes to dispatch); then, nothing appended
-            // for QUIET_CYCLES of them, the thread parks and stays parked.
-            awaitParked(reput);
-            long parkedAt = cycles.get();
+            long parkedAt = loop.awaitParked();
             Thread.sleep(200);
             assertTrue(ReputWakeups.parked(reput), "still parked with nothing appended");
             assertEquals(parkedAt, cycles.get(), "no dispatch while parked");
@@ -80,14 +79,12 @@ class ReputWakeupsTest {
     void aStoreWhoseAppendsAreNotSignalledWakesAParkedThreadAndKeepsStocksSleepFromThen() throws Exception {
         ReputWakeups.started(true);
         try (DispatchLoop loop = new DispatchLoop(() -> { })) {
-            Thread reput = loop.thread;
-            AtomicLong cycles = loop.cycles;
-            awaitParked(reput);
-            long parkedAt = cycles.get();
+            long parkedAt = loop.awaitParked();
             ReputWakeups.started(false);
-            awaitCycles(cycles, parkedAt + 20);
+            awaitCycles(loop.cycles, parkedAt + 20);
             ReputWakeups.started(true);
-            awaitCycles(cycles, cycles.get() + 20);
+            awaitCycles(loop.cycles, loop.cycles.get() + 20);
+            Thread reput = loop.thread;
             assertFalse(ReputWakeups.parked(reput), "a transient-pool or DLedger store in the JVM: never parks again");
         }
     }
@@ -196,6 +193,12 @@ class ReputWakeupsTest {
             }, "ReputMessageService-test");
             thread.setDaemon(true);
             thread.start();
+        }
+
+        /** Waits until the thread parks; the cycles it had made by then. */
+        long awaitParked() throws InterruptedException {
+            ReputWakeupsTest.awaitParked(thread);
+            return cycles.get();
         }
 
         /** Stops the loop and fails the test with whatever the loop threw. */
