@@ -39,6 +39,8 @@ public final class EfficiencyResults {
     /** --remote only: per variant its name server(s), masters, and the JMX ports its CPU was read from. */
     public List<Map<String, Object>> remoteBrokers;
     public Pinning pinning = new Pinning();
+    /** --freeze-idle: how the idle variants' brokers were stopped in the measured pairs; null without it. */
+    public FreezeIdle freezeIdle;
     public Probe probe = new Probe();
     /**
      * The headline cell's figures: the rate the probe checked (or --rate), in the less favourable placement when both
@@ -55,6 +57,16 @@ public final class EfficiencyResults {
     public List<Window> windows = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
     public Map<String, Object> metadata = new LinkedHashMap<>();
+
+    /** --freeze-idle: the idle variants' master and slave JVMs stopped outside their own measured windows. */
+    public static final class FreezeIdle {
+        /** Seconds between a variant's continue and its first sample, the load paused. */
+        public double settleSeconds;
+        /** How many times a variant was stopped. */
+        public int freezes;
+        /** The longest a variant stayed stopped. */
+        public double longestFrozenSeconds;
+    }
 
     /** One variant over the windows of the interval. */
     public static final class VariantResult {

@@ -87,6 +87,8 @@ final class WindowRunner {
     /** At each window's start: puts its broker where its slot's placement wants it and returns the placement in force. */
     private Function<Slot, Placement> placer = Slot::placement;
     private Routing routing;
+    /** --freeze-idle: stops every variant outside its own windows; null = every variant's brokers run throughout. */
+    private IdleFreeze freeze;
 
     /**
      * @param watched processes beyond the brokers' own (e.g. name servers) whose death ends the run
@@ -120,6 +122,14 @@ final class WindowRunner {
         this.placer = placer;
     }
 
+    /**
+     * --freeze-idle: every variant's brokers stopped outside its own windows (each sequence starts and ends with all of
+     * them stopped); null to stop freezing (the caller continues them).
+     */
+    void freezeWith(IdleFreeze freeze) {
+        this.freeze = freeze;
+    }
+
     /** Open window: what is known at its start. */
     private static final class Open {
         final Slot slot;
@@ -145,9 +155,22 @@ final class WindowRunner {
         List<Window> done = new ArrayList<>();
         Open open = null;
         try {
+            freezeAll();
             for (Slot slot : slots) {
                 BrokerUnderTest next = brokers.get(slot.variant());
                 boolean same = open != null && open.broker == next;
+                if (freeze != null && open != null && !same) {
+                    // The load pauses between two variants' windows: the one that ran is sampled and stopped before the
+                    // next is continued, so neither's figures hold the other's catch-up after its continue.
+                    Window w = close(open, switchTo(PAUSE, 0), System.nanoTime(), null, true);
+                    done.add(w);
+                    each.accept(w);
+                    freeze(open.slot.variant());
+                    open = null;
+                }
+                if (!same) {
+                    thaw(slot.variant());
+                }
                 Placement placement = placer.apply(slot);
                 BrokerSample start = same ? null : next.probe.sample();
                 if (slot.profiled() && !same) {
@@ -176,6 +199,7 @@ final class WindowRunner {
                 Window w = close(open, reports, System.nanoTime(), null, true);
                 done.add(w);
                 each.accept(w);
+                freeze(open.slot.variant());
             }
             return done;
         } catch (AgentFailure | BrokerAdmin.AdminException e) {
@@ -184,6 +208,40 @@ final class WindowRunner {
         } catch (WindowFailure e) {
             pauseQuietly();
             throw e;
+        }
+    }
+
+    private void freezeAll() throws WindowFailure {
+        if (freeze != null) {
+            try {
+                freeze.freezeAll();
+            } catch (java.io.IOException e) {
+                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void freeze(int variant) throws WindowFailure {
+        if (freeze != null) {
+            try {
+                freeze.freeze(variant);
+            } catch (java.io.IOException e) {
+                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Continues the variant's brokers (and waits their settle) before its first sample. */
+    private void thaw(int variant) throws WindowFailure {
+        if (freeze != null) {
+            try {
+                freeze.thaw(variant);
+            } catch (java.io.IOException e) {
+                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new WindowFailure("interrupted", e);
+            }
         }
     }
 

@@ -62,6 +62,8 @@ public final class RunOptions {
     public int windowSeconds;
     public int pairs;
     public PinMode pin = PinMode.BOTH;
+    /** --freeze-idle: every variant's brokers stopped (SIGSTOP) outside its own measured windows. */
+    public boolean freezeIdle;
     /** --runs: whole efficiency runs, each with fresh brokers and agents; 1 = one run. */
     public int runs = 1;
     /**

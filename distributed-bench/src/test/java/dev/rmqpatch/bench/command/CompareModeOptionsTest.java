@@ -34,6 +34,7 @@ class CompareModeOptionsTest {
         assertEquals(10, o.pairs, "per cell");
         assertEquals(PinMode.BOTH, o.pin, "pinned and unpinned, always both");
         assertEquals(List.of(25.0, 50.0, 75.0), o.ratePercents, "the rate curve");
+        assertFalse(o.freezeIdle, "idle variants run on unless asked");
         assertEquals(15, o.workload.warmupDurationSeconds());
         assertEquals(0.0, o.workload.producerRate(), "the agents get the rate with every switch");
     }
@@ -52,6 +53,7 @@ class CompareModeOptionsTest {
         assertTrue(o.profile);
         assertEquals(3, o.variants.size());
         assertEquals(20, o.workload.warmupDurationSeconds());
+        assertTrue(CompareCommand.parse(new String[] {"--efficiency", "--freeze-idle", "--topology", "ms-sync"}).freezeIdle);
     }
 
     @Test
@@ -84,6 +86,9 @@ class CompareModeOptionsTest {
         assertEquals("--window must be at least 1, not 0", error("--efficiency", "--window", "0"));
         assertTrue(error("--efficiency", "--variants", "4.9.0-tuned").startsWith("--efficiency compares variants with a baseline"));
         assertEquals("--efficiency takes no value", error("--efficiency=yes"));
+        assertEquals("--freeze-idle applies to --efficiency only", error("--freeze-idle"));
+        assertEquals("--freeze-idle stops the idle variants' local brokers: not with --clients (one broker serves every client)",
+            error("--efficiency", "--freeze-idle", "--clients", "stock,patched"));
     }
 
     @Test
@@ -101,7 +106,7 @@ class CompareModeOptionsTest {
     @Test
     void helpDocumentsEveryNewFlag() {
         String help = CompareCommand.helpText();
-        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin both|all|auto|on|off|split|LIST", "--rates PCT,PCT...", "--runs N", "--rate MSG_PER_S", "--consumers N")) {
+        for (String flag : List.of("--efficiency", "--profile", "--window S", "--pairs N", "--pin both|all|auto|on|off|split|LIST", "--rates PCT,PCT...", "--runs N", "--rate MSG_PER_S", "--consumers N", "--freeze-idle")) {
             assertTrue(help.contains(flag), flag);
         }
     }

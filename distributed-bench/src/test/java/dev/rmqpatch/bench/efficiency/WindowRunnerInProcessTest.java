@@ -69,8 +69,8 @@ class WindowRunnerInProcessTest {
         return "127.0.0.1:" + sinks.get(i).port();
     }
 
-    @Test
-    void loadMovesBetweenTargetsAndEachWindowCountsItsOwnBroker() throws Exception {
+    /** The agent prepared for both sinks (a topic each) and started, waiting for its first switch. */
+    private void prepareBothTargets() throws Exception {
         PrepareRequest prepare = new PrepareRequest();
         prepare.runId = "t";
         prepare.targets = List.of(new PrepareRequest.Target(addr(0), List.of("topic-a")), new PrepareRequest.Target(addr(1), List.of("topic-b")));
@@ -83,6 +83,21 @@ class WindowRunnerInProcessTest {
         prepare.maxOutstanding = 100;
         group.forAll(a -> a.prepare(prepare));
         group.forAll(a -> a.start(0));
+    }
+
+    private static List<Slot> twoPairs() {
+        List<Slot> slots = new ArrayList<>();
+        for (int pair = 0; pair < 2; pair++) {
+            for (int v : WindowOrder.of(pair, 2)) {
+                slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, Placement.UNPINNED, false));
+            }
+        }
+        return slots;
+    }
+
+    @Test
+    void loadMovesBetweenTargetsAndEachWindowCountsItsOwnBroker() throws Exception {
+        prepareBothTargets();
         Thread.sleep(300);
         assertEquals(0, sinks.get(0).messages() + sinks.get(1).messages(), "with several targets the agent waits for the first switch");
 
@@ -92,14 +107,8 @@ class WindowRunnerInProcessTest {
         List<String> warnings = new ArrayList<>();
         WindowRunner runner = new WindowRunner(group, brokers, List.of(), Duration.ofMillis(400),
             new PrintStream(printed, true, StandardCharsets.UTF_8), warnings);
-        List<Slot> slots = new ArrayList<>();
-        for (int pair = 0; pair < 2; pair++) {
-            for (int v : WindowOrder.of(pair, 2)) {
-                slots.add(new Slot(v, 500, Window.MEASURE, pair + 1, Placement.UNPINNED, false));
-            }
-        }
         List<Window> seen = new ArrayList<>();
-        List<Window> windows = runner.run(slots, seen::add);
+        List<Window> windows = runner.run(twoPairs(), seen::add);
 
         assertEquals(windows, seen, "each window is handed over as it closes");
         assertEquals(List.of("a", "b", "b", "a"), windows.stream().map(w -> w.variant).toList());
@@ -123,6 +132,49 @@ class WindowRunnerInProcessTest {
         Thread.sleep(300);
         assertEquals(paused[0], sinks.get(0).messages(), "paused after the sequence");
         assertEquals(paused[1], sinks.get(1).messages(), "paused after the sequence");
+        assertFalse(group.forAll(a -> a.stop(Duration.ofSeconds(10))).isEmpty());
+    }
+
+    /**
+     * --freeze-idle (signals recorded, the sinks keep running): every sample of a variant is taken while it alone runs,
+     * the load pauses between two variants' windows (so the one left is stopped before the next continues), adjacent
+     * windows of one variant stay one stretch, and the sequence starts and ends with every variant stopped.
+     */
+    @Test
+    void withFreezingEachVariantRunsOnlyForItsOwnWindowsAndTheirSamples() throws Exception {
+        prepareBothTargets();
+        List<String> sent = new ArrayList<>();
+        boolean[] running = {true, true};
+        IdleFreeze freeze = new IdleFreeze(List.of(List.of(10L), List.of(11L)), (pid, stop) -> {
+            sent.add((stop ? "STOP " : "CONT ") + pid);
+            running[(int) (pid - 10)] = !stop;
+        }, Duration.ofMillis(20));
+        List<String> wrong = new ArrayList<>();
+        List<BrokerUnderTest> brokers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            int own = i;
+            BrokerProbe probe = new BrokerProbe(admin, List.of(addr(i)), null, null, Map.of());
+            brokers.add(new BrokerUnderTest(i == 0 ? "a" : "b", () -> {
+                if (!running[own] || running[1 - own]) {
+                    wrong.add("sample of " + own + " with running " + running[0] + "," + running[1]);
+                }
+                return probe.sample();
+            }, List.of()));
+        }
+        WindowRunner runner = new WindowRunner(group, brokers, List.of(), Duration.ofMillis(400),
+            new PrintStream(printed, true, StandardCharsets.UTF_8), new ArrayList<>());
+        runner.freezeWith(freeze);
+        List<Window> windows = runner.run(twoPairs(), w -> { });
+
+        assertEquals(List.of("a", "b", "b", "a"), windows.stream().map(w -> w.variant).toList());
+        assertEquals(List.of(), wrong);
+        assertEquals(List.of("STOP 10", "STOP 11", "CONT 10", "STOP 10", "CONT 11", "STOP 11", "CONT 10", "STOP 10"), sent,
+            "b's two adjacent windows are one stretch");
+        assertTrue(freeze.frozen(0) && freeze.frozen(1), "the sequence ends with every variant stopped");
+        for (Window w : windows) {
+            assertTrue(w.messagesStored != null && w.messagesStored > 0, "window " + w.index + " loaded its own target");
+        }
+        freeze.close();
         assertFalse(group.forAll(a -> a.stop(Duration.ofSeconds(10))).isEmpty());
     }
 
