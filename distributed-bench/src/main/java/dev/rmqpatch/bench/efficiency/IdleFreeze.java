@@ -30,6 +30,14 @@ final class IdleFreeze implements AutoCloseable {
     /** Below the master's and the slave's HA housekeeping interval (haHousekeepingInterval, 20 s). */
     static final Duration HA_SAFE = Duration.ofSeconds(15);
 
+    /**
+     * About how long the first variant of a pair stays stopped: pairs run forwards then backwards (A B C, C B A), so
+     * between its windows come the others' windows twice, each with its continue.
+     */
+    static long longestFreezeSeconds(int variants, int windowSeconds) {
+        return 2L * (variants - 1) * (windowSeconds + THAW_SETTLE.getSeconds());
+    }
+
     /** Sends a signal to a process. */
     interface Signals {
         /** {@code stop} true: SIGSTOP, else SIGCONT. */

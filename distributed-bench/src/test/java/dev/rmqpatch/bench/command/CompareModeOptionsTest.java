@@ -89,6 +89,9 @@ class CompareModeOptionsTest {
         assertEquals("--freeze-idle applies to --efficiency only", error("--freeze-idle"));
         assertEquals("--freeze-idle stops the idle variants' local brokers: not with --clients (one broker serves every client)",
             error("--efficiency", "--freeze-idle", "--clients", "stock,patched"));
+        assertTrue(error("--efficiency", "--freeze-idle", "--variants", "4.9.0-tuned,4.9.0-patched,4.9.1").startsWith(
+            "--freeze-idle with 3 variants and 5 s windows would keep the first variant stopped about 28 s"));
+        assertTrue(error("--efficiency", "--freeze-idle", "--window", "6").contains("with --window 5 or less"));
     }
 
     @Test
