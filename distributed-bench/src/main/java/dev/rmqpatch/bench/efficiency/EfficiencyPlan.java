@@ -80,7 +80,8 @@ public final class EfficiencyPlan implements Plan {
         + " s before its first sample, the load paused meanwhile: no idle broker wakes up beside the measured one (without it, a "
         + "variant that idles quietly is a quieter neighbour for the others than they are for it); local brokers only, not with "
         + "--clients; for a test of that bias, not for headline figures (a stopped broker misses its timers and its clients' "
-        + "heartbeats; two variants and --window 5 at most: a longer freeze would drop a pair's HA connection)");
+        + "heartbeats; two variants and --window " + IdleFreeze.longestWindowSeconds() + " at most: a longer freeze would drop a pair's HA "
+        + "connection)");
     static final Flag<Integer> RUNS = Flag.whole("--runs", "N", 1, "whole runs, one after another, each with fresh brokers, agents, "
         + "warm-up and rate probe and the variants' order rotated by one; the ratio across runs (t interval over the runs' ratios) "
         + "is the result, each run's own in run-<k>/").defaultingTo(1);
@@ -204,7 +205,7 @@ public final class EfficiencyPlan implements Plan {
                 + "past %d s: a master and slave stopped 20 s drop their HA connection. Compare two variants at a time, with "
                 + "--window %d or less", options.variants.size(), options.windowSeconds,
                 IdleFreeze.longestFreezeSeconds(options.variants.size(), options.windowSeconds), IdleFreeze.THAW_SETTLE.getSeconds(),
-                IdleFreeze.HA_SAFE.getSeconds(), IdleFreeze.HA_SAFE.getSeconds() / 2 - IdleFreeze.THAW_SETTLE.getSeconds()));
+                IdleFreeze.HA_SAFE.getSeconds(), IdleFreeze.longestWindowSeconds()));
         }
         if (options.workload.consumerBacklogSizeGB() > 0) {
             throw new UsageException("--efficiency runs consumers that keep up with a fixed rate; a backlog test (the workload's "

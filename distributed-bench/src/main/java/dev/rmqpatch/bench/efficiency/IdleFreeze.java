@@ -28,14 +28,20 @@ final class IdleFreeze implements AutoCloseable {
     /** After a continue, before the variant's first sample. */
     static final Duration THAW_SETTLE = Duration.ofSeconds(2);
     /** Below the master's and the slave's HA housekeeping interval (haHousekeepingInterval, 20 s). */
-    static final Duration HA_SAFE = Duration.ofSeconds(15);
+    static final Duration HA_SAFE = Duration.ofSeconds(18);
 
     /**
      * About how long the first variant of a pair stays stopped: pairs run forwards then backwards (A B C, C B A), so
-     * between its windows come the others' windows twice, each with its continue.
+     * between its windows come the others' windows twice, each with its continue and about a second of switching
+     * (the settle after the load moves, the samples, the signals; 15.0 s measured for two variants and 5 s windows).
      */
     static long longestFreezeSeconds(int variants, int windowSeconds) {
-        return 2L * (variants - 1) * (windowSeconds + THAW_SETTLE.getSeconds());
+        return 2L * (variants - 1) * (windowSeconds + THAW_SETTLE.getSeconds() + 1);
+    }
+
+    /** The longest --window that keeps two variants' freezes within {@link #HA_SAFE}. */
+    static long longestWindowSeconds() {
+        return HA_SAFE.getSeconds() / 2 - THAW_SETTLE.getSeconds() - 1;
     }
 
     /** Sends a signal to a process. */

@@ -54,6 +54,7 @@ class CompareModeOptionsTest {
         assertEquals(3, o.variants.size());
         assertEquals(20, o.workload.warmupDurationSeconds());
         assertTrue(CompareCommand.parse(new String[] {"--efficiency", "--freeze-idle", "--topology", "ms-sync"}).freezeIdle);
+        assertEquals(6, CompareCommand.parse(new String[] {"--efficiency", "--freeze-idle", "--window", "6"}).windowSeconds, "the longest allowed");
     }
 
     @Test
@@ -90,8 +91,8 @@ class CompareModeOptionsTest {
         assertEquals("--freeze-idle stops the idle variants' local brokers: not with --clients (one broker serves every client)",
             error("--efficiency", "--freeze-idle", "--clients", "stock,patched"));
         assertTrue(error("--efficiency", "--freeze-idle", "--variants", "4.9.0-tuned,4.9.0-patched,4.9.1").startsWith(
-            "--freeze-idle with 3 variants and 5 s windows would keep the first variant stopped about 28 s"));
-        assertTrue(error("--efficiency", "--freeze-idle", "--window", "6").contains("with --window 5 or less"));
+            "--freeze-idle with 3 variants and 5 s windows would keep the first variant stopped about 32 s"));
+        assertTrue(error("--efficiency", "--freeze-idle", "--window", "7").contains("with --window 6 or less"));
     }
 
     @Test
