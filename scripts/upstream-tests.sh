@@ -46,6 +46,13 @@ Options:
   --cache DIR                where the source release is unpacked and built (default: $RMQPATCH_UPSTREAM_CACHE,
                              else ~/.cache/rmqpatch/upstream-4.9.0)
   --maven-repo-local DIR     the local Maven repository every nested Maven run uses (default: Maven's own)
+  --serial                   one module at a time. By default module test (the integration tests, about half the
+                             suite's time, mostly waiting on its brokers) runs beside the other modules, which run one
+                             after another, once module common has run alone (it resolves surefire's providers): its
+                             name servers and brokers listen on 40000 and up, the other modules' on RocketMQ's
+                             defaults (9876, 10911, 10912), and each module has a home folder of its own. Reruns are
+                             one test at a time either way, so a test that failed under the other lane's load is
+                             judged alone
   -h, --help                 this text
 
 Examples:
@@ -82,6 +89,7 @@ write_baseline=
 out=$repo/upstream-tests/target/results
 cache=${RMQPATCH_UPSTREAM_CACHE:-$HOME/.cache/rmqpatch/upstream-4.9.0}
 repo_local=
+serial=false
 original_args=("$@")
 
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die_usage "$1 needs a value"; }
@@ -100,6 +108,7 @@ while [ $# -gt 0 ]; do
     --out) need "$@"; out=$2; shift 2 ;;
     --cache) need "$@"; cache=$2; shift 2 ;;
     --maven-repo-local) need "$@"; repo_local=$2; shift 2 ;;
+    --serial) serial=true; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die_usage "unknown argument '$1'" ;;
   esac
@@ -262,7 +271,8 @@ run_module() {
   done < <(rocketmq_deps "$m")
   if [ "$s" = patched ]; then extra+=("$(ls "$patched_lib"/rmqpatch-codec-*.jar | head -1)"); fi
 
-  local argline="-Duser.home=$cache/home -Djava.security.egd=file:/dev/./urandom"
+  local home=$cache/home-$m
+  local argline="-Duser.home=$home -Djava.security.egd=file:/dev/./urandom"
   [ "$s" = patched ] && [ -n "$disable" ] && argline+=" -Drmqpatch.disable=$disable"
   [ -n "$stall_agent" ] && argline+=" $stall_agent"
   if [ "$jdk" = 17 ]; then
@@ -287,8 +297,8 @@ run_module() {
   # in maven-retries.txt; a test that fails is a result and is never run again here (reruns are rerun_side's).
   local attempt log
   for attempt in 1 2; do
-    rm -rf "$mdir/target/surefire-reports" "$cache/home"
-    mkdir -p "$cache/home"
+    rm -rf "$mdir/target/surefire-reports" "$home"
+    mkdir -p "$home"
     log=$dest/maven.log
     [ "$attempt" = 1 ] || log=$dest/maven-attempt-$attempt.log
     # Offline once every artifact is there; online only when offline resolution fails (the first run).
@@ -316,19 +326,49 @@ run_module() {
     echo "$s $m ${filter:-all}: Maven did not complete on attempt 1 (log: $log)" >>"$out/maven-retries.txt"
   done
   cp "$mdir"/target/surefire-reports/TEST-*.xml "$dest/" 2>/dev/null || true
-  rm -rf "$cache/home"
+  rm -rf "$home"
 }
 
 report() { java "$repo/upstream-tests/UpstreamReport.java" "$@"; }
 
+# run_whole_module SIDE MODULE: the module's first run, timed and counted on the console.
+run_whole_module() {
+  local s=$1 m=$2 t0=$SECONDS
+  say "$s: module $m ..."
+  run_module "$s" "$m" "$out/$s/run-0/$m" "$tests"
+  say "$s: module $m done in $((SECONDS - t0)) s: $(report counts "$out/$s/run-0/$m")"
+}
+
+# The lane beside (module test), stopped with its Maven and test JVMs if this script ends before it does.
+lane_pid=
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+trap '[ -z "$lane_pid" ] || kill_tree "$lane_pid"' EXIT
+
 run_side() {
-  local s=$1 m count n list
+  local s=$1 m lane=() first=() beside=false
+  for m in "${modules[@]}"; do [ "$m" = test ] && beside=true; done
+  [ ${#modules[@]} -gt 1 ] || beside=false
+  if $serial || ! $beside; then
+    for m in "${modules[@]}"; do run_whole_module "$s" "$m"; done
+    return
+  fi
   for m in "${modules[@]}"; do
-    say "$s: module $m ..."
-    local t0=$SECONDS
-    run_module "$s" "$m" "$out/$s/run-0/$m" "$tests"
-    say "$s: module $m done in $((SECONDS - t0)) s: $(report counts "$out/$s/run-0/$m")"
+    [ "$m" = test ] && continue
+    if [ ${#first[@]} -eq 0 ] && [ "$m" = common ]; then first+=("$m"); else lane+=("$m"); fi
   done
+  for m in "${first[@]}"; do run_whole_module "$s" "$m"; done
+  say "$s: module test beside ${lane[*]:-nothing}"
+  run_whole_module "$s" test &
+  lane_pid=$!
+  for m in "${lane[@]}"; do run_whole_module "$s" "$m"; done
+  local rc=0
+  wait "$lane_pid" || rc=$?
+  lane_pid=
+  [ "$rc" = 0 ] || fail "module test could not be run on $s (above)"
 }
 
 # Reruns, one test at a time: rerun_side SIDE TIMES REFERENCE_ARGS...
