@@ -18,8 +18,8 @@ import dev.rmqpatch.patches.transform.ReplaceCall;
  * the store's start turns parking off for stores whose appends take another path (transient store pool, DLedger).
  * Why: stock's dispatch thread wakes every millisecond whether or not anything was stored.
  * Ships off ({@link #onByDefault()}): it saves 14-17% of the pair's CPU at 50 msg/s and a third of an idle broker's,
- * but at 400-1,300 msg/s the pair measured 0.93-1.12x of P38 off (resolved above 1 in 2 cells), which the code that runs there
- * (stock's sleep) does not explain yet.
+ * but at 400-1,300 msg/s no saving was measured (0.93-1.12x of P38 off beside the harness's idle neighbours; 1.016
+ * [0.971, 1.062] at 400 msg/s with them stopped).
  * Tests: see {@link #tests()}; measured: see {@link #benchmark()}.
  */
 final class ReputWakeupPatch implements Patch {
@@ -69,11 +69,12 @@ final class ReputWakeupPatch implements Patch {
             + "master and slave both pay it, whatever their load. A first version that parked after one empty cycle "
             + "made each put at 700-1,000 msg/s unpark the thread, which cost more than the sleeps it saved "
             + "(docs/results/eff-2026-11-29-mssync-p38-first-design/: the slave's context switches per message 5.8 "
-            + "against 2.7); hence the five empty cycles first. Measured (BENCHMARKS rows 106-108): at 50 msg/s the "
+            + "against 2.7); hence the five empty cycles first. Measured (BENCHMARKS rows 106-109): at 50 msg/s the "
             + "pair costs 0.83-0.86x of P38 off, resolved; at 400-1,300 msg/s, where it runs stock's sleep (the same "
-            + "dispatch-thread switches per message), 0.93-1.12x, above 1 in 8 of 10 cells and resolved so in two; "
-            + "the pinned cells' master was preempted more (involuntary switches), as if beside noisier idle "
-            + "neighbours in the harness, which is not yet shown: so it "
+            + "dispatch-thread switches per message), 0.93-1.12x with the harness's other pairs idling beside it, "
+            + "above 1 in 8 of 10 cells and resolved so in two, its master preempted more in every pinned cell; with "
+            + "those neighbours stopped (--freeze-idle, 400 msg/s pinned, two runs) 1.016 [0.971, 1.062] and the "
+            + "extra preemption gone. No saving there and none at higher rates to expect, so it "
             + "ships off, for idle and quiet brokers (-Drmqpatch.enable=P38).";
     }
 
