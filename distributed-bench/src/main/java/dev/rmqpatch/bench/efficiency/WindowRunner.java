@@ -155,7 +155,7 @@ final class WindowRunner {
         List<Window> done = new ArrayList<>();
         Open open = null;
         try {
-            freezeAll();
+            freezing(IdleFreeze::freezeAll);
             for (Slot slot : slots) {
                 BrokerUnderTest next = brokers.get(slot.variant());
                 boolean same = open != null && open.broker == next;
@@ -165,11 +165,13 @@ final class WindowRunner {
                     Window w = close(open, switchTo(PAUSE, 0), System.nanoTime(), null, true);
                     done.add(w);
                     each.accept(w);
-                    freeze(open.slot.variant());
+                    Slot left = open.slot;
+                    freezing(f -> f.freeze(left.variant()));
                     open = null;
                 }
                 if (!same) {
-                    thaw(slot.variant());
+                    // Continued (and settled) before its first sample.
+                    freezing(f -> f.thaw(slot.variant()));
                 }
                 Placement placement = placer.apply(slot);
                 BrokerSample start = same ? null : next.probe.sample();
@@ -199,7 +201,8 @@ final class WindowRunner {
                 Window w = close(open, reports, System.nanoTime(), null, true);
                 done.add(w);
                 each.accept(w);
-                freeze(open.slot.variant());
+                Slot last = open.slot;
+                freezing(f -> f.freeze(last.variant()));
             }
             return done;
         } catch (AgentFailure | BrokerAdmin.AdminException e) {
@@ -211,37 +214,23 @@ final class WindowRunner {
         }
     }
 
-    private void freezeAll() throws WindowFailure {
-        if (freeze != null) {
-            try {
-                freeze.freezeAll();
-            } catch (java.io.IOException e) {
-                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
-            }
-        }
+    /** One --freeze-idle step: stop or continue brokers. */
+    private interface FreezeStep {
+        void run(IdleFreeze f) throws java.io.IOException, InterruptedException;
     }
 
-    private void freeze(int variant) throws WindowFailure {
-        if (freeze != null) {
-            try {
-                freeze.freeze(variant);
-            } catch (java.io.IOException e) {
-                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
-            }
+    /** Runs {@code step} when freezing; a failed signal or an interrupt ends the sequence as a WindowFailure. */
+    private void freezing(FreezeStep step) throws WindowFailure {
+        if (freeze == null) {
+            return;
         }
-    }
-
-    /** Continues the variant's brokers (and waits their settle) before its first sample. */
-    private void thaw(int variant) throws WindowFailure {
-        if (freeze != null) {
-            try {
-                freeze.thaw(variant);
-            } catch (java.io.IOException e) {
-                throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new WindowFailure("interrupted", e);
-            }
+        try {
+            step.run(freeze);
+        } catch (java.io.IOException e) {
+            throw new WindowFailure("--freeze-idle: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WindowFailure("interrupted", e);
         }
     }
 
