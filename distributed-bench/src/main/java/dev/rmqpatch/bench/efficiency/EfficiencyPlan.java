@@ -75,13 +75,6 @@ public final class EfficiencyPlan implements Plan {
         + "rates in percent of the slowest variant's saturated msg/s in the warm-up, each a cell with its own pairs and interval; "
         + "the rate check is at 50% and the curve scales with it when it steps down; not with --rate")
         .defaultingTo(List.of(25.0, 50.0, 75.0), "25,50,75");
-    static final Flag<Boolean> FREEZE_IDLE = Flag.toggle("--freeze-idle", "in the measured pairs, every variant's broker JVMs "
-        + "(master and slave) are stopped (SIGSTOP) outside its own windows and continued (SIGCONT) " + IdleFreeze.THAW_SETTLE.getSeconds()
-        + " s before its first sample, the load paused meanwhile: no idle broker wakes up beside the measured one (without it, a "
-        + "variant that idles quietly is a quieter neighbour for the others than they are for it); local brokers only, not with "
-        + "--clients; for a test of that bias, not for headline figures (a stopped broker misses its timers and its clients' "
-        + "heartbeats; two variants and --window " + IdleFreeze.longestWindowSeconds() + " at most: a longer freeze would drop a pair's HA "
-        + "connection)");
     static final Flag<Integer> RUNS = Flag.whole("--runs", "N", 1, "whole runs, one after another, each with fresh brokers, agents, "
         + "warm-up and rate probe and the variants' order rotated by one; the ratio across runs (t interval over the runs' ratios) "
         + "is the result, each run's own in run-<k>/").defaultingTo(1);
@@ -150,7 +143,7 @@ public final class EfficiencyPlan implements Plan {
 
     @Override
     public List<Flag<?>> flags() {
-        List<Flag<?>> all = new ArrayList<>(List.of(WINDOW, PAIRS, PIN, RATES, FREEZE_IDLE, RUNS));
+        List<Flag<?>> all = new ArrayList<>(List.of(WINDOW, PAIRS, PIN, RATES, IdleFreeze.FLAG, RUNS));
         all.addAll(RemoteBrokers.flags());
         all.addAll(ClientRig.flags());
         return all;
@@ -193,20 +186,8 @@ public final class EfficiencyPlan implements Plan {
         options.pairs = a.get(PAIRS);
         options.pin = a.get(PIN);
         options.runs = a.get(RUNS);
-        options.freezeIdle = a.get(FREEZE_IDLE);
         RemoteBrokers.configure(a, options);
-        if (options.freezeIdle && (options.remote != null || options.clients != null)) {
-            throw new UsageException("--freeze-idle stops the idle variants' local brokers: not with " + (options.remote != null
-                ? "--remote (the brokers run elsewhere)" : "--clients (one broker serves every client)"));
-        }
-        if (options.freezeIdle && IdleFreeze.longestFreezeSeconds(options.variants.size(), options.windowSeconds) > IdleFreeze.HA_SAFE.getSeconds()) {
-            throw new UsageException(String.format(Locale.ROOT, "--freeze-idle with %d variants and %d s windows would keep the first "
-                + "variant stopped about %d s (the other variants' windows of a pair and its mirror, each with its %d s continue), "
-                + "past %d s: a master and slave stopped 20 s drop their HA connection. Compare two variants at a time, with "
-                + "--window %d or less", options.variants.size(), options.windowSeconds,
-                IdleFreeze.longestFreezeSeconds(options.variants.size(), options.windowSeconds), IdleFreeze.THAW_SETTLE.getSeconds(),
-                IdleFreeze.HA_SAFE.getSeconds(), IdleFreeze.longestWindowSeconds()));
-        }
+        IdleFreeze.configure(a, options);
         if (options.workload.consumerBacklogSizeGB() > 0) {
             throw new UsageException("--efficiency runs consumers that keep up with a fixed rate; a backlog test (the workload's "
                 + "consumerBacklogSizeGB) runs in the saturation mode (leave out --efficiency)");
@@ -472,7 +453,7 @@ public final class EfficiencyPlan implements Plan {
         cells.forEach(c -> labels.add(c.label()));
         out.printf("[%s elapsed] measuring %d cell(s), %d pair(s) of %d s windows each, in blocks of %d pairs interleaved: %s%n",
             ctx.elapsed(), cells.size(), o.pairs, o.windowSeconds, PAIRS_PER_BLOCK, String.join("; ", labels));
-        IdleFreeze freeze = o.freezeIdle ? ctx.closeAtEnd(new IdleFreeze(freezePids(run), IdleFreeze.KILL, IdleFreeze.THAW_SETTLE)) : null;
+        IdleFreeze freeze = o.freezeIdle ? ctx.closeAtEnd(IdleFreeze.of(run.clusters, brokerPids)) : null;
         if (freeze != null) {
             out.printf("--freeze-idle: every variant's brokers stopped outside its own windows, the load paused %d s after each continue%n",
                 IdleFreeze.THAW_SETTLE.getSeconds());
@@ -483,29 +464,9 @@ public final class EfficiencyPlan implements Plan {
         } finally {
             if (freeze != null) {
                 run.windows.freezeWith(null);
-                freeze.close();
-                results.freezeIdle = new EfficiencyResults.FreezeIdle();
-                results.freezeIdle.settleSeconds = IdleFreeze.THAW_SETTLE.toMillis() / 1000.0;
-                results.freezeIdle.freezes = freeze.freezes();
-                results.freezeIdle.longestFrozenSeconds = freeze.longest().toMillis() / 1000.0;
-                if (freeze.warning() != null) {
-                    results.warnings.add(freeze.warning());
-                }
+                results.freezeIdle = freeze.finish(results.warnings);
             }
         }
-    }
-
-    /** Per variant, its master's and (ms-sync) its slave's JVM: what --freeze-idle stops. */
-    private List<List<Long>> freezePids(Rig run) {
-        List<List<Long>> pids = new ArrayList<>();
-        for (int i = 0; i < brokerPids.size(); i++) {
-            List<Long> own = new ArrayList<>(List.of(brokerPids.get(i)));
-            if (run.clusters.get(i).slaveProcess() != null) {
-                own.add(run.clusters.get(i).slaveProcess().pid());
-            }
-            pids.add(own);
-        }
-        return pids;
     }
 
     private void measureCells(Rig run, List<Cell> cells) throws WindowRunner.WindowFailure, IOException {

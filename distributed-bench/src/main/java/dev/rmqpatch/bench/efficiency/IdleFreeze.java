@@ -1,5 +1,10 @@
 package dev.rmqpatch.bench.efficiency;
 
+import dev.rmqpatch.bench.cli.Args;
+import dev.rmqpatch.bench.cli.Flag;
+import dev.rmqpatch.bench.cli.UsageException;
+import dev.rmqpatch.bench.engine.RunOptions;
+import dev.rmqpatch.cluster.LocalCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +34,45 @@ final class IdleFreeze implements AutoCloseable {
     static final Duration THAW_SETTLE = Duration.ofSeconds(2);
     /** Below the master's and the slave's HA housekeeping interval (haHousekeepingInterval, 20 s). */
     static final Duration HA_SAFE = Duration.ofSeconds(18);
+
+    /** The flag of compare --efficiency. */
+    static final Flag<Boolean> FLAG = Flag.toggle("--freeze-idle", "in the measured pairs, every variant's broker JVMs "
+        + "(master and slave) are stopped (SIGSTOP) outside its own windows and continued (SIGCONT) " + THAW_SETTLE.getSeconds()
+        + " s before its first sample, the load paused meanwhile: no idle broker wakes up beside the measured one (without it, a "
+        + "variant that idles quietly is a quieter neighbour for the others than they are for it); local brokers only, not with "
+        + "--clients; for a test of that bias, not for headline figures (a stopped broker misses its timers and its clients' "
+        + "heartbeats; two variants and --window " + longestWindowSeconds() + " at most: a longer freeze would drop a pair's HA "
+        + "connection)");
+
+    /** Reads --freeze-idle (after --remote, --clients, --variants and --window are read) and refuses what it cannot do. */
+    static void configure(Args a, RunOptions o) throws UsageException {
+        o.freezeIdle = a.get(FLAG);
+        if (o.freezeIdle && (o.remote != null || o.clients != null)) {
+            throw new UsageException("--freeze-idle stops the idle variants' local brokers: not with " + (o.remote != null
+                ? "--remote (the brokers run elsewhere)" : "--clients (one broker serves every client)"));
+        }
+        if (o.freezeIdle && longestFreezeSeconds(o.variants.size(), o.windowSeconds) > HA_SAFE.getSeconds()) {
+            throw new UsageException(String.format(Locale.ROOT, "--freeze-idle with %d variants and %d s windows would keep the first "
+                + "variant stopped about %d s (the other variants' windows of a pair and its mirror, each with its %d s continue), "
+                + "past %d s: a master and slave stopped 20 s drop their HA connection. Compare two variants at a time, with "
+                + "--window %d or less", o.variants.size(), o.windowSeconds,
+                longestFreezeSeconds(o.variants.size(), o.windowSeconds), THAW_SETTLE.getSeconds(),
+                HA_SAFE.getSeconds(), longestWindowSeconds()));
+        }
+    }
+
+    /** Per variant (in variant order), its master's and (ms-sync) its slave's JVM, signalled by kill(1). */
+    static IdleFreeze of(List<LocalCluster> clusters, List<Long> masters) {
+        List<List<Long>> pids = new ArrayList<>();
+        for (int i = 0; i < masters.size(); i++) {
+            List<Long> own = new ArrayList<>(List.of(masters.get(i)));
+            if (clusters.get(i).slaveProcess() != null) {
+                own.add(clusters.get(i).slaveProcess().pid());
+            }
+            pids.add(own);
+        }
+        return new IdleFreeze(pids, KILL, THAW_SETTLE);
+    }
 
     /**
      * About how long the first variant of a pair stays stopped: pairs run forwards then backwards (A B C, C B A), so
@@ -152,6 +196,19 @@ final class IdleFreeze implements AutoCloseable {
         return String.format(Locale.ROOT, "--freeze-idle kept a variant's brokers stopped for %.1f s, longer than %d s: a master and slave "
             + "stopped past 20 s drop their HA connection and reconnect after the continue (fewer variants, or shorter --window, keep "
             + "freezes below that)", longestNanos / 1e9, HA_SAFE.getSeconds());
+    }
+
+    /** Continues every stopped variant; returns what results.json records, {@link #warning} added to {@code warnings}. */
+    EfficiencyResults.FreezeIdle finish(List<String> warnings) throws IOException {
+        close();
+        EfficiencyResults.FreezeIdle r = new EfficiencyResults.FreezeIdle();
+        r.settleSeconds = settle.toMillis() / 1000.0;
+        r.freezes = freezes;
+        r.longestFrozenSeconds = longest().toMillis() / 1000.0;
+        if (warning() != null) {
+            warnings.add(warning());
+        }
+        return r;
     }
 
     /** Continues every stopped variant at once (no settle). */
