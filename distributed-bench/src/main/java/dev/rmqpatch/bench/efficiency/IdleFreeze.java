@@ -112,7 +112,8 @@ final class IdleFreeze implements AutoCloseable {
     private final List<List<Long>> pids;
     private final Signals signals;
     private final Duration settle;
-    /** Per variant: System.nanoTime() when frozen, or -1 while running. */
+    /** Per variant: stopped now, and System.nanoTime() when it was (nanoTime has no fixed origin: no sentinel value). */
+    private final boolean[] frozen;
     private final long[] frozenSince;
     private long longestNanos;
     private int freezes;
@@ -125,8 +126,8 @@ final class IdleFreeze implements AutoCloseable {
         pids.forEach(p -> this.pids.add(List.copyOf(p)));
         this.signals = signals;
         this.settle = settle;
+        this.frozen = new boolean[pids.size()];
         this.frozenSince = new long[pids.size()];
-        java.util.Arrays.fill(frozenSince, -1);
     }
 
     /** Stops every variant that runs. */
@@ -138,19 +139,20 @@ final class IdleFreeze implements AutoCloseable {
 
     /** Stops variant {@code v}'s brokers (nothing when already stopped). */
     void freeze(int v) throws IOException {
-        if (frozenSince[v] >= 0) {
+        if (frozen[v]) {
             return;
         }
         for (long pid : pids.get(v)) {
             signals.send(pid, true);
         }
+        frozen[v] = true;
         frozenSince[v] = System.nanoTime();
         freezes++;
     }
 
     /** Continues variant {@code v}'s brokers and waits the settle; nothing when it runs. */
     void thaw(int v) throws IOException, InterruptedException {
-        if (frozenSince[v] < 0) {
+        if (!frozen[v]) {
             return;
         }
         cont(v);
@@ -167,7 +169,7 @@ final class IdleFreeze implements AutoCloseable {
             }
         }
         longestNanos = Math.max(longestNanos, System.nanoTime() - frozenSince[v]);
-        frozenSince[v] = -1;
+        frozen[v] = false;
         if (first != null) {
             throw first;
         }
@@ -175,7 +177,7 @@ final class IdleFreeze implements AutoCloseable {
 
     /** Whether variant {@code v}'s brokers are stopped now. */
     boolean frozen(int v) {
-        return frozenSince[v] >= 0;
+        return frozen[v];
     }
 
     /** How many times a variant was stopped. */
@@ -216,7 +218,7 @@ final class IdleFreeze implements AutoCloseable {
     public void close() throws IOException {
         IOException first = null;
         for (int v = 0; v < pids.size(); v++) {
-            if (frozenSince[v] >= 0) {
+            if (frozen[v]) {
                 try {
                     cont(v);
                 } catch (IOException e) {
