@@ -162,11 +162,7 @@ final class WindowRunner {
                 if (freeze != null && open != null && !same) {
                     // The load pauses between two variants' windows: the one that ran is sampled and stopped before the
                     // next is continued, so neither's figures hold the other's catch-up after its continue.
-                    Window w = close(open, switchTo(PAUSE, 0), System.nanoTime(), null, true);
-                    done.add(w);
-                    each.accept(w);
-                    Slot left = open.slot;
-                    freezing(f -> f.freeze(left.variant()));
+                    closePaused(open, done, each);
                     open = null;
                 }
                 if (!same) {
@@ -197,12 +193,7 @@ final class WindowRunner {
                 waitUntil(in + length.toNanos());
             }
             if (open != null) {
-                List<ProgressReport> reports = switchTo(PAUSE, 0);
-                Window w = close(open, reports, System.nanoTime(), null, true);
-                done.add(w);
-                each.accept(w);
-                Slot last = open.slot;
-                freezing(f -> f.freeze(last.variant()));
+                closePaused(open, done, each);
             }
             return done;
         } catch (AgentFailure | BrokerAdmin.AdminException e) {
@@ -212,6 +203,15 @@ final class WindowRunner {
             pauseQuietly();
             throw e;
         }
+    }
+
+    /** Pauses the agents, closes {@code open} with its own sample, hands it over, and (--freeze-idle) stops its broker. */
+    private void closePaused(Open open, List<Window> done, Consumer<Window> each)
+        throws AgentFailure, BrokerAdmin.AdminException, WindowFailure {
+        Window w = close(open, switchTo(PAUSE, 0), System.nanoTime(), null, true);
+        done.add(w);
+        each.accept(w);
+        freezing(f -> f.freeze(open.slot.variant()));
     }
 
     /** One --freeze-idle step: stop or continue brokers. */
