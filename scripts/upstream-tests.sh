@@ -53,6 +53,11 @@ Options:
                              defaults (9876, 10911, 10912), and each module has a home folder of its own. Reruns are
                              one test at a time either way, so a test that failed under the other lane's load is
                              judged alone
+  --hold-lock FILE           hold FILE's lock (flock) for as long as this run lasts, so that --wait-lock FILE elsewhere
+                             waits for it to end (mvn verify: distributed-bench's tests that measure CPU or time wait
+                             so for this suite, which runs beside it; docs/testing.md)
+  --wait-lock FILE           only wait until no run holds FILE's lock (printing a line a minute), then exit 0; at once
+                             when none does
   -h, --help                 this text
 
 Examples:
@@ -90,6 +95,8 @@ out=$repo/upstream-tests/target/results
 cache=${RMQPATCH_UPSTREAM_CACHE:-$HOME/.cache/rmqpatch/upstream-4.9.0}
 repo_local=
 serial=false
+hold_lock=
+wait_lock=
 original_args=("$@")
 
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die_usage "$1 needs a value"; }
@@ -109,6 +116,8 @@ while [ $# -gt 0 ]; do
     --cache) need "$@"; cache=$2; shift 2 ;;
     --maven-repo-local) need "$@"; repo_local=$2; shift 2 ;;
     --serial) serial=true; shift ;;
+    --hold-lock) need "$@"; hold_lock=$2; shift 2 ;;
+    --wait-lock) need "$@"; wait_lock=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die_usage "unknown argument '$1'" ;;
   esac
@@ -153,7 +162,8 @@ if [ -n "$write_baseline" ] && [ "$side" = patched ]; then die_usage "--write-ba
 if [ "$side" = patched ] && [ ! -f "$baseline" ]; then
   die_usage "a patched-only run compares with the stock baseline, and $baseline does not exist (--baseline FILE, or --side both)"
 fi
-for d in "$out" "$cache" ${repo_local:+"$repo_local"} ${write_baseline:+"$(dirname "$write_baseline")"}; do
+for d in "$out" "$cache" ${repo_local:+"$repo_local"} ${write_baseline:+"$(dirname "$write_baseline")"} \
+    ${hold_lock:+"$hold_lock"} ${wait_lock:+"$wait_lock"}; do
   case "$d" in /*|./*|../*|[A-Za-z0-9_~]*) ;; *) die_usage "unusable path '$d'" ;; esac
 done
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
@@ -161,6 +171,32 @@ case "$cache" in /*) ;; *) cache=$PWD/$cache ;; esac
 if [ -n "$repo_local" ]; then case "$repo_local" in /*) ;; *) repo_local=$PWD/$repo_local ;; esac; fi
 if [ -n "$write_baseline" ]; then case "$write_baseline" in /*) ;; *) write_baseline=$PWD/$write_baseline ;; esac; fi
 case "$baseline" in /*) ;; *) baseline=$PWD/$baseline ;; esac
+
+# --- the lock that tells others this suite is running (--hold-lock, --wait-lock) ------------------------------------
+if [ -n "$wait_lock" ]; then
+  [ -z "$hold_lock" ] || die_usage "--wait-lock only waits; it takes no --hold-lock"
+  command -v flock >/dev/null || fail "needs flock (util-linux)"
+  mkdir -p "$(dirname "$wait_lock")"
+  if ! flock -n "$wait_lock" true; then
+    say "waiting for the upstream suite to end (it holds $wait_lock); the tests after this measure CPU or time"
+    waited=0
+    until flock -w 60 "$wait_lock" true; do
+      waited=$((waited + 1))
+      say "the upstream suite still runs after $waited min"
+    done
+    say "the upstream suite has ended"
+  fi
+  exit 0
+fi
+if [ -n "$hold_lock" ]; then
+  command -v flock >/dev/null || fail "needs flock (util-linux)"
+  mkdir -p "$(dirname "$hold_lock")"
+  # flock(1) holds the lock while its command runs, and tail --pid ends within a second of this script, however it
+  # ends: no child of this run (Maven, test JVMs, brokers) inherits the lock, so none can keep it after the run.
+  flock "$hold_lock" tail --pid=$$ -f /dev/null </dev/null >/dev/null 2>&1 &
+  for _ in $(seq 100); do flock -n "$hold_lock" true || break; sleep 0.1; done
+  ! flock -n "$hold_lock" true || fail "could not take the lock $hold_lock"
+fi
 
 command -v mvn >/dev/null || fail "needs Maven (mvn) on the PATH"
 command -v java >/dev/null || fail "needs a JDK 17+ (java) on the PATH"
