@@ -195,7 +195,7 @@ if [ -n "$hold_lock" ]; then
   # ends: no child of this run (Maven, test JVMs, brokers) inherits the lock, so none can keep it after the run.
   flock "$hold_lock" tail --pid=$$ -f /dev/null </dev/null >/dev/null 2>&1 &
   for _ in $(seq 100); do flock -n "$hold_lock" true || break; sleep 0.1; done
-  ! flock -n "$hold_lock" true || fail "could not take the lock $hold_lock"
+  ! flock -n "$hold_lock" true || fail "could not take the lock $hold_lock within 10 s (does another run of this script hold it?)"
 fi
 
 command -v mvn >/dev/null || fail "needs Maven (mvn) on the PATH"
