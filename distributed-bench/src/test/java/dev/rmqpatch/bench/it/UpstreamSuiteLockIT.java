@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,28 +85,21 @@ class UpstreamSuiteLockIT {
         }
     }
 
-    /** A started process and everything it has printed so far (stdout and stderr), read as it comes. */
-    private record Output(Process process, StringBuffer buffer) {
+    /** A started process and the file its output (stdout and stderr) goes to. */
+    private record Output(Process process, Path file) {
         String text() {
-            return buffer.toString();
+            try {
+                return Files.readString(file);
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 
-    private static Output run(List<Process> started, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    private Output run(List<Process> started, String... command) throws Exception {
+        Path file = Files.createTempFile(tmp, "output-", ".txt");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(file.toFile()).start();
         started.add(p);
-        StringBuffer buffer = new StringBuffer();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    buffer.append(line).append('\n');
-                }
-            } catch (Exception e) {
-                buffer.append("(reading: ").append(e).append(")\n");
-            }
-        }, "output of " + command[0]);
-        reader.setDaemon(true);
-        reader.start();
-        return new Output(p, buffer);
+        return new Output(p, file);
     }
 }
