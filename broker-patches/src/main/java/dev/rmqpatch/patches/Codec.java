@@ -191,6 +191,13 @@ final class Codec {
     static final MethodRef REPUT_SLAVE_REPORTING = new MethodRef(REPUT_WAKEUPS, "slaveReporting",
         "(Ljava/lang/Object;)Z");
 
+    // P39
+    static final String FAST_FAILURE_TICKS = "dev/rmqpatch/codec/latency/FastFailureTicks";
+    static final MethodRef FAST_FAILURE_SCHEDULE = new MethodRef(FAST_FAILURE_TICKS, "scheduleAtFixedRate",
+        "(Ljava/util/concurrent/ScheduledExecutorService;" + Stock.SCHEDULE_AT_FIXED_RATE.desc.substring(1));
+    static final MethodRef FAST_FAILURE_BROKER_CONFIG = new MethodRef(FAST_FAILURE_TICKS, "brokerConfig",
+        "(L" + Stock.BROKER_CONTROLLER + ";)Lorg/apache/rocketmq/common/BrokerConfig;");
+
     // P26
     static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
     static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",

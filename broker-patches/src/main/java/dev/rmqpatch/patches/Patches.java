@@ -47,6 +47,7 @@ public final class Patches {
         new BatchPropertySeparatorPatch(),
         new HaAckPerReadPatch(),
         new ReputWakeupPatch(),
+        new FastFailureTicksPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -235,6 +235,14 @@ final class Stock {
     static final MethodRef COMMIT_LOG_SUBMIT_FLUSH = new MethodRef(COMMIT_LOG, "submitFlushRequest",
         "(L" + APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/common/message/MessageExt;)"
         + "Ljava/util/concurrent/CompletableFuture;");
+    /** P39's targets: the fast-failure check's start (its 10 ms timer) and the check's read of the broker's config. */
+    static final String BROKER_FAST_FAILURE = "org/apache/rocketmq/broker/latency/BrokerFastFailure";
+    static final MethodRef FAST_FAILURE_START = new MethodRef(BROKER_FAST_FAILURE, "start", "()V");
+    static final MethodRef FAST_FAILURE_CHECK_RUN = new MethodRef(BROKER_FAST_FAILURE + "$1", "run", "()V");
+    static final MethodRef SCHEDULE_AT_FIXED_RATE = new MethodRef("java/util/concurrent/ScheduledExecutorService",
+        "scheduleAtFixedRate", "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/util/concurrent/ScheduledFuture;");
+    static final MethodRef GET_BROKER_CONFIG = new MethodRef(BROKER_CONTROLLER, "getBrokerConfig",
+        "()Lorg/apache/rocketmq/common/BrokerConfig;");
     static final MethodRef COMMIT_LOG_HANDLE_DISK_FLUSH = new MethodRef(COMMIT_LOG, "handleDiskFlush",
         "(L" + APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/store/PutMessageResult;"
         + "Lorg/apache/rocketmq/common/message/MessageExt;)V");
