@@ -106,6 +106,7 @@ final class Codec {
     static final MethodRef REPLICA_PUT_REQUEST_UNTIL_DEADLINE = new MethodRef("dev/rmqpatch/codec/ha/ReplicaDeadlines", "putRequestUntilDeadline",
         "(L" + Stock.HA_SERVICE + ";" + Stock.HA_PUT_REQUEST.desc.substring(1));
     static final MethodRef REPLICA_SWEEP = new MethodRef(REPLICA_ACKS, "sweep", "(Ljava/lang/Object;)Z");
+    static final MethodRef REPLICA_TRANSFER_WAIT = new MethodRef(REPLICA_ACKS, "transferWaitMillis", "(J)J");
 
     static final String HA_WAKEUPS = "dev/rmqpatch/codec/ha/HaWakeups";
     private static final String WNO = "(L" + Stock.WAIT_NOTIFY_OBJECT + ";";

@@ -88,7 +88,7 @@ final class ReputWakeupPatch implements Patch {
 
     @Override
     public String tests() {
-        return "ReputWakeupIT, MasterSlaveIT; codec: ReputWakeupsTest";
+        return "IdleWakeupsIT, MasterSlaveIT; codec: ReputWakeupsTest";
     }
 
     @Override

@@ -127,6 +127,9 @@ final class Stock {
     /** Raises the slave's acknowledged offset and wakes the transfer thread; called by the thread reading the acks. */
     static final MethodRef HA_NOTIFY_TRANSFER_SOME = new MethodRef(HA_SERVICE, "notifyTransferSome", "(J)V");
     /** The transfer thread's work, every 10 ms or when woken: completes the requests the slave holds, or times them out. */
+    static final MethodRef GTS_RUN = new MethodRef(HA_SERVICE + "$GroupTransferService", "run", "()V");
+    static final MethodRef GTS_WAIT_FOR_RUNNING = new MethodRef(HA_SERVICE + "$GroupTransferService", "waitForRunning",
+        "(J)V");
     static final MethodRef GTS_DO_WAIT_TRANSFER = new MethodRef(HA_SERVICE + "$GroupTransferService", "doWaitTransfer", "()V");
     /** 4.9.3+: the request's deadline, System.nanoTime() at its creation plus the timeout it was made with. */
     static final MethodRef GCR_GET_DEAD_LINE = new MethodRef(GROUP_COMMIT_REQUEST, "getDeadLine", "()J");

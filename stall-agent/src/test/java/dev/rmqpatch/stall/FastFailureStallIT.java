@@ -28,9 +28,7 @@ import org.junit.jupiter.api.Test;
  * P39 on a real patched 4.9.0 broker (JDK 8 where there is one), against the same broker with
  * {@code -Drmqpatch.disable=P39} (stock's 10 ms timer; every other patch the same).
  *
- * <p>Idle: the {@code BrokerFastFailure} thread switches context about 100 times a second with P39 off and about 10
- * with it (counts from /proc over 3 s, not timings). Then one CommitLog append stalls {@link #STALL_MS} ms (the stall
- * agent) under sync sends from {@link #SENDERS} connections: the one send thread waits in the put lock, the others'
+ * <p>One CommitLog append stalls {@link #STALL_MS} ms (the stall agent) under sync sends from {@link #SENDERS} connections: the one send thread waits in the put lock, the others'
  * sends queue, and the fast-failure check answers them SYSTEM_BUSY once they have waited
  * {@code waitTimeMillsInSendQueue} (200 ms), or at once when the page cache is busy (the lock held over 1 s). Checked on
  * both: some sends answered SYSTEM_BUSY during the stall, every send started in it answered within
@@ -39,8 +37,6 @@ import org.junit.jupiter.api.Test;
  */
 class FastFailureStallIT {
 
-    static final String THREAD = "BrokerFastFailu";
-    static final long IDLE_MS = 3_000;
     static final int STALL_MS = 2_000;
     static final int SENDERS = 4;
     /** Far under the stall: a send answered this soon was answered by the check, not by the stall's end. */
@@ -51,7 +47,7 @@ class FastFailureStallIT {
     }
 
     @Test
-    void idleChecksRestAndStalledSendsAreStillAnsweredBusy() throws Exception {
+    void sendsQueuedBehindAStalledPutAreAnsweredBusyAsWithStocksTimer() throws Exception {
         Path jar = Paths.get(System.getProperty("rmqpatch.stall.agent.jar"));
         assertTrue(Files.isRegularFile(jar), "the stall agent jar " + jar + " (mvn package builds it)");
         Path dist = Paths.get(System.getProperty("rmqpatch.dist.patched"));
@@ -60,8 +56,6 @@ class FastFailureStallIT {
         String report = "FastFailureStallIT: " + off.line() + "\nFastFailureStallIT: " + on.line();
         System.out.println(report);
 
-        assertTrue(off.idleSwitches > 150, "P39 off: stock's 10 ms timer: " + report);
-        assertTrue(on.idleSwitches < 100, "P39 on: about 10 wake-ups a second while idle: " + report);
         for (Run r : List.of(off, on)) {
             assertEquals(1, r.stalls.size(), r.name + ": the stall happened under load: " + report);
             List<Sent> inStall = r.inStall();
@@ -75,7 +69,7 @@ class FastFailureStallIT {
         }
     }
 
-    record Run(String name, long idleSwitches, List<StallLine> stalls, List<Sent> sends) {
+    record Run(String name, List<StallLine> stalls, List<Sent> sends) {
         List<Sent> inStall() {
             StallLine s = stalls.get(0);
             List<Sent> out = new ArrayList<>();
@@ -97,7 +91,7 @@ class FastFailureStallIT {
         }
 
         String line() {
-            return name + ": idle BrokerFastFailure switches in " + IDLE_MS + " ms: " + idleSwitches + "; stall "
+            return name + ": stall "
                 + (stalls.isEmpty() ? "none" : stalls.get(0).ms + " ms on " + stalls.get(0).thread) + "; sends "
                 + sends.size() + " (ok " + count("OK") + ", busy " + count("BUSY") + ", timeouts " + count("TIMEOUT")
                 + ", other " + count("OTHER") + otherExample() + "), started in the stall " + (stalls.isEmpty() ? 0 : inStall().size())
@@ -128,10 +122,6 @@ class FastFailureStallIT {
         List<Thread> threads = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.start(spec)) {
             try {
-                Thread.sleep(2_000);
-                long before = switches(cluster.brokerPid());
-                Thread.sleep(IDLE_MS);
-                long idle = switches(cluster.brokerPid()) - before;
                 for (int i = 0; i < SENDERS; i++) {
                     DefaultMQProducer p = new DefaultMQProducer("fast-failure-it-" + i);
                     p.setNamesrvAddr(cluster.namesrvAddr());
@@ -157,7 +147,7 @@ class FastFailureStallIT {
                 for (Thread t : threads) {
                     t.join(15_000);
                 }
-                return new Run(name, idle, stalls, new ArrayList<>(sends));
+                return new Run(name, stalls, new ArrayList<>(sends));
             } finally {
                 stop.set(true);
                 producers.forEach(DefaultMQProducer::shutdown);
@@ -192,26 +182,6 @@ class FastFailureStallIT {
             } catch (InterruptedException e) {
                 return;
             }
-        }
-    }
-
-    /** Context switches so far of the broker's BrokerFastFailure thread. */
-    static long switches(long pid) throws IOException {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            long total = -1;
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                if (!Files.readString(task.resolve("comm")).trim().equals(THREAD)) {
-                    continue;
-                }
-                total = 0;
-                for (String line : Files.readAllLines(task.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                        total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                    }
-                }
-            }
-            assertTrue(total >= 0, "no thread " + THREAD + " in broker " + pid);
-            return total;
         }
     }
 

@@ -122,7 +122,7 @@ public final class ReplaceCall implements MethodEdit {
         return callSites(m, call, Opcodes.INVOKESTATIC);
     }
 
-    private static List<MethodInsnNode> callSites(MethodNode m, MethodRef call, int invoke) {
+    static List<MethodInsnNode> callSites(MethodNode m, MethodRef call, int invoke) {
         List<MethodInsnNode> sites = new ArrayList<MethodInsnNode>();
         for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
             if (insn.getOpcode() == invoke) {

@@ -20,9 +20,10 @@ import org.apache.rocketmq.store.ha.HAService;
  * raises {@code push2SlaveMaxOffset} and wakes the transfer thread again, which completes the waiting requests. So
  * every message costs two wake-ups of a thread whose only job is to compare two offsets. Here the request waits in a
  * lock-free queue; the acknowledgement's thread completes every request the slave now holds, in queue order, and the
- * putting thread completes its own request at once when the slave already holds it. The transfer thread still wakes
- * every 10 ms as stock's does and answers FLUSH_SLAVE_TIMEOUT to requests the slave has not acknowledged within
- * {@code syncFlushTimeout}.
+ * putting thread completes its own request at once when the slave already holds it. The transfer thread wakes every
+ * 10 ms as stock's does while a request waits, and answers FLUSH_SLAVE_TIMEOUT to requests the slave has not
+ * acknowledged within {@code syncFlushTimeout}; while none waits (an idle master, a slave, an ASYNC_MASTER) every
+ * 100 ms ({@link #transferWaitMillis}).
  *
  * <p>Same answers: PUT_OK exactly when the slave's acknowledged offset reaches the request's next offset (stock's
  * test), FLUSH_SLAVE_TIMEOUT when it has not within {@code syncFlushTimeout} of the put (stock counts that time from
@@ -40,6 +41,9 @@ import org.apache.rocketmq.store.ha.HAService;
 public final class ReplicaAcks {
 
     private static final InternalLogger LOG = InternalLoggerFactory.getLogger(LoggerName.STORE_LOGGER_NAME);
+
+    /** The transfer thread's wait while no request waits for a slave (stock: 10 ms, whatever waits). */
+    public static final long QUIET_MILLIS = 100;
 
     /** Requests waiting per HAService; one per broker, so the cache below always hits outside tests. */
     private static final CopyOnWriteArrayList<Waiting> ALL = new CopyOnWriteArrayList<Waiting>();
@@ -93,6 +97,26 @@ public final class ReplicaAcks {
     public static boolean sweep(Object transferService) {
         sweepAt(System.currentTimeMillis(), System.nanoTime());
         return true;
+    }
+
+    /**
+     * The interval of the transfer thread's wait ({@code HAService$GroupTransferService.run()}'s
+     * {@code waitForRunning(10)}, which this filters): stock's while a request waits for a slave, else
+     * {@link #QUIET_MILLIS}. The thread's only work here is {@link #sweep}, and with nothing queued it has nothing to
+     * time out: a request queued during the longer wait is still answered PUT_OK by the acknowledgement's thread, and
+     * FLUSH_SLAVE_TIMEOUT at the first sweep after its deadline, which with a timeout of at least
+     * {@link #QUIET_MILLIS} (4.9.0's syncFlushTimeout, 4.9.3+'s slaveTimeout: 5 s and 3 s by default) is one of the
+     * 10 ms sweeps that follow while it waits. Stock's own timeout answer comes from a wait of up to 1 s
+     * ({@code notifyTransferObject.waitForRunning(1000)}), so not earlier than that in any case. Shutdown still wakes
+     * the wait at once (stock's {@code waitForRunning}, only the interval differs).
+     */
+    public static long transferWaitMillis(long stockMillis) {
+        for (Waiting w : ALL) {
+            if (!w.queue.isEmpty()) {
+                return stockMillis;
+            }
+        }
+        return Math.max(stockMillis, QUIET_MILLIS);
     }
 
     /** The transfer thread's round at these clock readings (ms for 4.9.0's requests, ns for the variant's). */

@@ -67,6 +67,22 @@ class ReplicaAcksTest {
     }
 
     @Test
+    void theTransferThreadRestsOnlyWhileNoRequestWaits() {
+        assertEquals(ReplicaAcks.QUIET_MILLIS, ReplicaAcks.transferWaitMillis(10), "nothing queued yet");
+        CompletableFuture<PutMessageStatus> a = put(100);
+        assertEquals(10, ReplicaAcks.transferWaitMillis(10), "a request waits: stock's interval");
+        ReplicaAcks.notifyTransferSome(ha, 100);
+        assertEquals(PutMessageStatus.PUT_OK, a.getNow(null));
+        assertEquals(ReplicaAcks.QUIET_MILLIS, ReplicaAcks.transferWaitMillis(10), "answered: quiet again");
+        CompletableFuture<PutMessageStatus> b = put(200);
+        assertEquals(10, ReplicaAcks.transferWaitMillis(10));
+        ReplicaAcks.sweepAt(System.currentTimeMillis() + 200, System.nanoTime());
+        assertEquals(PutMessageStatus.FLUSH_SLAVE_TIMEOUT, b.getNow(null), "timed out by the round");
+        assertEquals(ReplicaAcks.QUIET_MILLIS, ReplicaAcks.transferWaitMillis(10));
+        assertEquals(500, ReplicaAcks.transferWaitMillis(500), "never shorter than stock's");
+    }
+
+    @Test
     void anAcknowledgementCompletesWhatTheSlaveHoldsInOrderAndNothingElse() {
         List<Long> order = new ArrayList<>();
         CompletableFuture<PutMessageStatus> a = put(100);

@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -28,37 +27,53 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
 
 /**
- * P38 on a real patched 4.9.0 broker (JDK 8 where there is one). It ships off: by default the idle broker's dispatch
- * thread (ReputMessageService) sleeps stock's 1 ms and switches context thousands of times in 3 s; with
- * {@code -Drmqpatch.enable=P38} at most a few hundred (counts from /proc, not timings). Then a push consumer (long polling, which the
- * dispatch wakes) receives every message sent one at a time to the idle broker by each put path: synchronous and
- * asynchronous sends and a batch (CommitLog.asyncPutMessage(s), submitFlushRequest) and delayed messages, which the
- * schedule service puts back with 4.9.0's synchronous putMessage (handleDiskFlush).
+ * The timer threads of an idle, real patched 4.9.0 broker (JDK 8 where there is one), counted from /proc (context
+ * switches over 3 s: counts, not timings), first with stock's cadences ({@code -Drmqpatch.disable=P13,P39}; P38 ships
+ * off), then with {@code -Drmqpatch.enable=P38} and every other patch on:
+ * <ul>
+ * <li>P38: the store's dispatch thread (ReputMessageService) sleeps stock's 1 ms, thousands of switches, against at
+ * most a few hundred;</li>
+ * <li>P39: the BrokerFastFailure thread, stock's 10 ms timer (about 300), against about 30;</li>
+ * <li>P13: the GroupTransferService thread, whose 10 ms round only looks for timeouts once P13 answers the sends
+ * (about 300), against about 30.</li>
+ * </ul>
+ * Then, on the second broker, a push consumer (long polling, which the dispatch wakes) receives every message sent one
+ * at a time to the idle broker by each put path: synchronous and asynchronous sends and a batch
+ * (CommitLog.asyncPutMessage(s), submitFlushRequest) and delayed messages, which the schedule service puts back with
+ * 4.9.0's synchronous putMessage (handleDiskFlush).
  */
-class ReputWakeupIT {
+class IdleWakeupsIT {
 
-    private static final String THREAD = "ReputMessageSer";
+    private static final String REPUT = "ReputMessageSer";
+    private static final String FAST_FAILURE = "BrokerFastFailu";
+    private static final String TRANSFER = "GroupTransferSe";
     private static final long IDLE_MS = 3_000;
 
     @Test
-    void anIdleBrokersDispatchThreadWaitsForAppendsAndEveryPutPathWakesIt() throws Exception {
-        long stockSwitches;
-        try (TestCluster stock = new TestCluster(TestCluster.dist("patched"), "broker.conf").preferJdk8().start()) {
-            stockSwitches = idleSwitches(stock.cluster().brokerPid());
+    void anIdleBrokersTimerThreadsRestAndEveryPutPathWakesTheDispatch() throws Exception {
+        Map<String, Long> stock;
+        try (TestCluster tc = new TestCluster(TestCluster.dist("patched"), "broker.conf")
+                .javaOpt("-Drmqpatch.disable=P13,P39").preferJdk8().start()) {
+            stock = idleSwitches(tc.cluster().brokerPid());
         }
         try (TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "broker.conf")
                 .javaOpt("-Drmqpatch.enable=P38").preferJdk8().start()) {
-            long patchedSwitches = idleSwitches(cluster.cluster().brokerPid());
-            System.out.println("ReputWakeupIT: idle dispatch thread, context switches in " + IDLE_MS + " ms: "
-                + "-Drmqpatch.enable=P38 " + patchedSwitches + ", by default (off) " + stockSwitches);
-            assertTrue(stockSwitches > 1_200, "off by default: the 1 ms sleep: " + stockSwitches);
-            assertTrue(patchedSwitches < 600, "idle, at most about 100 wake-ups a second: " + patchedSwitches);
+            Map<String, Long> patched = idleSwitches(cluster.cluster().brokerPid());
+            String report = "IdleWakeupsIT: idle threads' context switches in " + IDLE_MS + " ms: stock's cadences "
+                + "(P38 off, -Drmqpatch.disable=P13,P39) " + stock + ", patched with P38 " + patched;
+            System.out.println(report);
+            assertTrue(stock.get(REPUT) > 1_200, "P38 off: the 1 ms sleep: " + report);
+            assertTrue(patched.get(REPUT) < 600, "P38: idle, at most about 100 wake-ups a second: " + report);
+            assertTrue(stock.get(FAST_FAILURE) > 150, "P39 off: the 10 ms timer: " + report);
+            assertTrue(patched.get(FAST_FAILURE) < 100, "P39: idle, about 10 wake-ups a second: " + report);
+            assertTrue(stock.get(TRANSFER) > 150, "P13 off: the 10 ms round: " + report);
+            assertTrue(patched.get(TRANSFER) < 100, "P13: no request waits, about 10 wake-ups a second: " + report);
             everyPutPathIsConsumed(cluster.namesrvAddr());
         }
     }
 
     private static void everyPutPathIsConsumed(String namesrv) throws Exception {
-        String topic = "ReputWakeupIT";
+        String topic = "IdleWakeupsIT";
         int each = 10;
         int expected = 4 * each;
         Set<String> received = ConcurrentHashMap.newKeySet();
@@ -123,30 +138,18 @@ class ReputWakeupIT {
         return new Message(topic, "t", body.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Context switches of the broker's dispatch thread over {@link #IDLE_MS} of an idle broker. */
-    private static long idleSwitches(long pid) throws IOException, InterruptedException {
+    /** Context switches of the broker's three timer threads over {@link #IDLE_MS} of an idle broker, measured together. */
+    private static Map<String, Long> idleSwitches(long pid) throws IOException, InterruptedException {
         Thread.sleep(2_000);
-        long before = switches(pid);
-        Thread.sleep(IDLE_MS);
-        return switches(pid) - before;
-    }
-
-    private static long switches(long pid) throws IOException {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            long total = -1;
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                if (!Files.readString(task.resolve("comm")).trim().equals(THREAD)) {
-                    continue;
-                }
-                total = 0;
-                for (String line : Files.readAllLines(task.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                        total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                    }
-                }
-            }
-            assertTrue(total >= 0, "no thread " + THREAD + " in broker " + pid);
-            return total;
+        Map<String, Long> before = new LinkedHashMap<>();
+        for (String t : List.of(REPUT, FAST_FAILURE, TRANSFER)) {
+            before.put(t, ThreadSwitches.of(pid, t));
         }
+        Thread.sleep(IDLE_MS);
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String t : List.of(REPUT, FAST_FAILURE, TRANSFER)) {
+            out.put(t, ThreadSwitches.of(pid, t) - before.get(t));
+        }
+        return out;
     }
 }
