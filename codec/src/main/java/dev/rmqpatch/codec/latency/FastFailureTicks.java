@@ -22,8 +22,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * heartbeat or end-transaction queue longer than that queue's limit ({@code waitTimeMillsInSendQueue}, 200 ms by
  * default; pull 5 s, heartbeat 31 s, end-transaction 3 s). On an idle broker, a slave, or a master between two
  * messages, the queues are empty and no put holds the lock: the check finds nothing, 100 times a second, each a
- * timer wake-up and a context switch (about 5 ms of CPU a second on an idle 4.9.8 broker on JDK 8,
- * docs/results/reput-idle-2026-11-29/).
+ * timer wake-up and a context switch (3-6 ms of CPU a second on an idle broker on JDK 8:
+ * docs/results/reput-idle-2026-11-29/ and idle-timers-2026-11-30/).
  *
  * <p>Here {@code scheduleAtFixedRate} in {@code start()} is {@link #scheduleAtFixedRate}: the same first delay, then
  * stock's check (the same {@code Runnable}, so the same switch, {@code brokerFastFailureEnable}, and the same
