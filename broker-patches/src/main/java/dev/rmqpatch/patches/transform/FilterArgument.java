@@ -72,7 +72,9 @@ public final class FilterArgument implements MethodEdit {
         patched.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
         InsnList stock = Bridge.loadArgs(desc);
         stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
-        MethodInsnNode newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock);
+        // "$arg": never the bridge a ReplaceCall of the same call would add (Bridge.add reuses a same-named one)
+        MethodInsnNode newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name + "$arg", desc, sw, patched,
+            stock);
         for (MethodInsnNode site : sites) {
             m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
         }

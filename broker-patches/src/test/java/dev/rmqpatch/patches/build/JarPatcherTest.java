@@ -24,6 +24,7 @@ import dev.rmqpatch.patches.StartupReport;
 import dev.rmqpatch.patches.transform.DelegateBody;
 import dev.rmqpatch.patches.transform.DelegateFields;
 import dev.rmqpatch.patches.transform.EntryHook;
+import dev.rmqpatch.patches.transform.FilterArgument;
 import dev.rmqpatch.patches.transform.MethodEdit;
 import dev.rmqpatch.patches.transform.MethodRef;
 import dev.rmqpatch.patches.transform.PatchException;
@@ -260,6 +261,28 @@ class JarPatcherTest {
         PatchException e = patchFails(new DelegateBody(PROPS_TO_STRING,
             new MethodRef(PROPERTIES, "decode", "(Ljava/lang/String;)Ljava/util/Map;")));
         assertTrue(e.getMessage().contains("must have descriptor"), e.getMessage());
+    }
+
+    private static final MethodRef TRANSFER_RUN = new MethodRef("org/apache/rocketmq/store/ha/HAService$GroupTransferService",
+        "run", "()V");
+    private static final MethodRef TRANSFER_WAIT = new MethodRef(TRANSFER_RUN.owner, "waitForRunning", "(J)V");
+    private static final MethodRef TRANSFER_WAIT_MILLIS = new MethodRef("dev/rmqpatch/codec/ha/ReplicaAcks",
+        "transferWaitMillis", "(J)J");
+
+    @Test
+    void unexpectedArgumentFilterCountFails() throws Exception {
+        PatchException e = patchFails(new FilterArgument(TRANSFER_RUN, TRANSFER_WAIT, Opcodes.INVOKEVIRTUAL,
+            TRANSFER_WAIT_MILLIS, 2));
+        assertTrue(e.getMessage().contains("expected 2 call(s)") && e.getMessage().contains("found 1"), e.getMessage());
+    }
+
+    @Test
+    void argumentFilterOfAnotherTypeIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new FilterArgument(TRANSFER_RUN, TRANSFER_WAIT,
+            Opcodes.INVOKEVIRTUAL, new MethodRef(TRANSFER_WAIT_MILLIS.owner, "transferWaitMillis", "(I)I"), 1));
+        assertThrows(IllegalArgumentException.class, () -> new FilterArgument(TRANSFER_RUN,
+            new MethodRef(TRANSFER_RUN.owner, "getServiceName", "()Ljava/lang/String;"), Opcodes.INVOKEVIRTUAL,
+            TRANSFER_WAIT_MILLIS, 1));
     }
 
     private static final MethodRef STATS_ITEM_INIT = new MethodRef("org/apache/rocketmq/common/stats/StatsItem", "<init>",
