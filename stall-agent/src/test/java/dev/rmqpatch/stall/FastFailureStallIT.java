@@ -32,7 +32,10 @@ import org.junit.jupiter.api.Test;
  * sends queue, and the fast-failure check answers them SYSTEM_BUSY once they have waited
  * {@code waitTimeMillsInSendQueue} (200 ms), or at once when the page cache is busy (the lock held over 1 s). Checked on
  * both: some sends answered SYSTEM_BUSY during the stall, every send started in it answered within
- * {@link #ANSWER_MS} ms (without the check they would wait for the stall's end), none timed out. P30 is off in both
+ * {@link #ANSWER_MS} ms (without the check they would wait for the stall's end), the check's [TIMEOUT_CLEAN_QUEUE]
+ * answers at most {@link #CHECK_LATE_MS} ms past the queue's limit by the broker's own count ("period in queue"),
+ * none timed out. The sends start 1.5 s after the broker has booted: the check's first run is 1 s after its start
+ * (stock's delay), and a stall before it is answered by nothing on either variant. P30 is off in both
  * runs, so that no send runs on an IO thread and every one queues as on stock.
  */
 class FastFailureStallIT {
@@ -42,6 +45,16 @@ class FastFailureStallIT {
     /** Far under the stall: a send answered this soon was answered by the check, not by the stall's end. */
     static final long ANSWER_MS = 900;
     static final String TOPIC = "FastFailureStallIT";
+    /** Stock's waitTimeMillsInSendQueue: a queued send is answered [TIMEOUT_CLEAN_QUEUE] once it has waited this long. */
+    static final long SEND_QUEUE_LIMIT_MS = 200;
+    /**
+     * How much later than that limit the check may answer (stock's timer runs every 10 ms; this allows a loaded
+     * machine's scheduling, not a check that rests through a quiet interval while requests wait).
+     */
+    static final long CHECK_LATE_MS = 150;
+    static final java.util.regex.Pattern TIMEOUT_CLEAN = java.util.regex.Pattern.compile("TIMEOUT_CLEAN_QUEUE (\\d+)ms");
+    /** Past the check's first run, 1 s after the broker's start; the stall then comes at the first send after it. */
+    static final long CHECK_START_MS = 1_500;
 
     record Sent(long start, long ms, String outcome) {
     }
@@ -65,6 +78,12 @@ class FastFailureStallIT {
             for (Sent s : inStall) {
                 assertTrue(s.ms <= ANSWER_MS, r.name + ": a send started " + (s.start - r.stalls.get(0).at)
                     + " ms into the stall took " + s.ms + " ms (" + s.outcome + "): " + report);
+                java.util.regex.Matcher m = TIMEOUT_CLEAN.matcher(s.outcome);
+                if (m.find()) {
+                    assertTrue(Long.parseLong(m.group(1)) <= SEND_QUEUE_LIMIT_MS + CHECK_LATE_MS, r.name + ": the check "
+                        + "answered a request " + m.group(1) + " ms after it was queued, over the send queue's "
+                        + SEND_QUEUE_LIMIT_MS + " ms limit by more than " + CHECK_LATE_MS + " ms: " + report);
+                }
             }
         }
     }
@@ -96,7 +115,9 @@ class FastFailureStallIT {
                 + sends.size() + " (ok " + count("OK") + ", busy " + count("BUSY") + ", timeouts " + count("TIMEOUT")
                 + ", other " + count("OTHER") + otherExample() + "), started in the stall " + (stalls.isEmpty() ? 0 : inStall().size())
                 + ", longest of those " + (stalls.isEmpty() ? -1
-                    : inStall().stream().mapToLong(Sent::ms).max().orElse(-1)) + " ms";
+                    : inStall().stream().mapToLong(Sent::ms).max().orElse(-1)) + " ms" + (stalls.isEmpty() ? ""
+                    : " (each: ms into the stall +ms taken " + inStall().stream().map(x -> (x.start - stalls.get(0).at)
+                        + "+" + x.ms + " " + x.outcome).collect(java.util.stream.Collectors.joining(", ")) + ")");
         }
     }
 
@@ -113,7 +134,8 @@ class FastFailureStallIT {
         spec.overrides.put("mappedFileSizeCommitLog", "67108864");
         spec.brokerJvmOptions.add("-XX:MaxDirectMemorySize=256m");
         spec.brokerJvmOptions.add(switches);
-        // One stall, at the first append 2 s after the broker's JVM started: the topic's first send is later.
+        // One stall, at the first append 2 s after the broker's JVM started: the topic's first send, 1.5 s after the
+        // broker has booted, is later.
         spec.brokerJvmOptions.add("-javaagent:" + agentJar + "=point=append,millis=" + STALL_MS
             + ",everyMillis=600000,afterMillis=2000,times=1");
         AtomicBoolean stop = new AtomicBoolean();
@@ -122,6 +144,9 @@ class FastFailureStallIT {
         List<Thread> threads = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.start(spec)) {
             try {
+                // The fast-failure check starts 1 s after the broker does (stock's first delay, P39's too): a stall
+                // before that is answered by nothing until the check's first run, on either variant.
+                Thread.sleep(CHECK_START_MS);
                 for (int i = 0; i < SENDERS; i++) {
                     DefaultMQProducer p = new DefaultMQProducer("fast-failure-it-" + i);
                     p.setNamesrvAddr(cluster.namesrvAddr());
@@ -157,6 +182,13 @@ class FastFailureStallIT {
         }
     }
 
+    /** "[TIMEOUT_CLEAN_QUEUE] 207ms": which check answered, and how long the request had waited in its queue then. */
+    private static String busyRemark(Throwable e) {
+        String m = String.valueOf(e.getMessage()) + " " + (e.getCause() != null ? e.getCause().getMessage() : "");
+        java.util.regex.Matcher r = java.util.regex.Pattern.compile("\\[([A-Z_]+)\\].*?period in queue: (\\d+)ms").matcher(m);
+        return r.find() ? " [" + r.group(1) + " " + r.group(2) + "ms]" : "";
+    }
+
     private static void sendLoop(DefaultMQProducer p, AtomicBoolean stop, ConcurrentLinkedQueue<Sent> out) {
         byte[] body = new byte[128];
         while (!stop.get()) {
@@ -166,10 +198,10 @@ class FastFailureStallIT {
             try {
                 outcome = p.send(new Message(TOPIC, body)).getSendStatus() == SendStatus.SEND_OK ? "OK" : "OTHER";
             } catch (MQBrokerException e) {
-                outcome = e.getResponseCode() == ResponseCode.SYSTEM_BUSY ? "BUSY" : "OTHER " + e.getResponseCode();
+                outcome = e.getResponseCode() == ResponseCode.SYSTEM_BUSY ? "BUSY" + busyRemark(e) : "OTHER " + e.getResponseCode();
             } catch (MQClientException e) {
                 // no retries: the client wraps the broker's answer, keeping its code
-                outcome = e.getResponseCode() == ResponseCode.SYSTEM_BUSY ? "BUSY"
+                outcome = e.getResponseCode() == ResponseCode.SYSTEM_BUSY ? "BUSY" + busyRemark(e)
                     : String.valueOf(e.getMessage()).contains("timeout") ? "TIMEOUT" : "OTHER " + e;
             } catch (org.apache.rocketmq.remoting.exception.RemotingTimeoutException e) {
                 outcome = "TIMEOUT";
