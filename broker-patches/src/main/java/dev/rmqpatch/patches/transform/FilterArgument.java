@@ -60,11 +60,7 @@ public final class FilterArgument implements MethodEdit {
 
     @Override
     public void apply(ClassNode owner, MethodNode m, Switch sw) throws PatchException {
-        List<MethodInsnNode> sites = ReplaceCall.callSites(m, call, invoke);
-        if (sites.size() != expectedSites) {
-            throw new PatchException("expected " + expectedSites + " call(s) of " + call + " in " + inMethod
-                + ", found " + sites.size());
-        }
+        List<MethodInsnNode> sites = ReplaceCall.expectedSites(m, inMethod, call, invoke, expectedSites);
         Switch.require(sw, this);
         String desc = "(L" + call.owner + ";" + call.desc.substring(1);
         InsnList patched = Bridge.loadArgs(desc);
@@ -73,11 +69,8 @@ public final class FilterArgument implements MethodEdit {
         InsnList stock = Bridge.loadArgs(desc);
         stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
         // "$arg": never the bridge a ReplaceCall of the same call would add (Bridge.add reuses a same-named one)
-        MethodInsnNode newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name + "$arg", desc, sw, patched,
-            stock);
-        for (MethodInsnNode site : sites) {
-            m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
-        }
+        ReplaceCall.callBridge(m, sites, Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name + "$arg", desc, sw,
+            patched, stock));
     }
 
     @Override

@@ -101,19 +101,30 @@ public final class ReplaceCall implements MethodEdit {
         if (!desc.equals(replacement.desc)) {
             throw new PatchException("replacement " + replacement + " must have descriptor " + desc + " to replace " + call);
         }
-        List<MethodInsnNode> sites = callSites(m, call, invoke);
-        if (sites.size() != expectedSites) {
-            throw new PatchException("expected " + expectedSites + " call(s) of " + call + " in " + inMethod
-                + ", found " + sites.size());
-        }
+        List<MethodInsnNode> sites = expectedSites(m, inMethod, call, invoke, expectedSites);
         Switch.require(sw, this);
         InsnList patched = Bridge.loadArgs(desc);
         patched.add(new MethodInsnNode(Opcodes.INVOKESTATIC, replacement.owner, replacement.name, replacement.desc, false));
         InsnList stock = Bridge.loadArgs(desc);
         stock.add(new MethodInsnNode(invoke, call.owner, call.name, call.desc, invoke == Opcodes.INVOKEINTERFACE));
-        MethodInsnNode newCall = Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock);
+        callBridge(m, sites, Bridge.add(owner, "rmqpatch$" + sw.field + "$" + call.name, desc, sw, patched, stock));
+    }
+
+    /** The sites of {@code call} in {@code m}; fails the build unless there are exactly {@code expected}. */
+    static List<MethodInsnNode> expectedSites(MethodNode m, MethodRef inMethod, MethodRef call, int invoke, int expected)
+        throws PatchException {
+        List<MethodInsnNode> sites = callSites(m, call, invoke);
+        if (sites.size() != expected) {
+            throw new PatchException("expected " + expected + " call(s) of " + call + " in " + inMethod
+                + ", found " + sites.size());
+        }
+        return sites;
+    }
+
+    /** Every site becomes a call of {@code bridge}. */
+    static void callBridge(MethodNode m, List<MethodInsnNode> sites, MethodInsnNode bridge) {
         for (MethodInsnNode site : sites) {
-            m.instructions.set(site, (MethodInsnNode) newCall.clone(null));
+            m.instructions.set(site, (MethodInsnNode) bridge.clone(null));
         }
     }
 
@@ -122,7 +133,7 @@ public final class ReplaceCall implements MethodEdit {
         return callSites(m, call, Opcodes.INVOKESTATIC);
     }
 
-    static List<MethodInsnNode> callSites(MethodNode m, MethodRef call, int invoke) {
+    private static List<MethodInsnNode> callSites(MethodNode m, MethodRef call, int invoke) {
         List<MethodInsnNode> sites = new ArrayList<MethodInsnNode>();
         for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
             if (insn.getOpcode() == invoke) {
