@@ -12,6 +12,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.rmqpatch.cluster.Jdk8Home;
@@ -28,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * P39 on a real patched 4.9.0 broker (JDK 8 where there is one), against the same broker with
  * {@code -Drmqpatch.disable=P39} (stock's 10 ms timer; every other patch the same).
  *
- * <p>One CommitLog append stalls {@link #STALL_MS} ms (the stall agent) under sync sends from {@link #SENDERS} connections: the one send thread waits in the put lock, the others'
- * sends queue, and the fast-failure check answers them SYSTEM_BUSY once they have waited
+ * <p>One CommitLog append stalls {@link #STALL_MS} ms (the stall agent) under sync sends from {@link #SENDERS}
+ * connections: the one send thread waits in the put lock, the others' sends queue, and the fast-failure check answers them SYSTEM_BUSY once they have waited
  * {@code waitTimeMillsInSendQueue} (200 ms), or at once when the page cache is busy (the lock held over 1 s). Checked on
  * both: some sends answered SYSTEM_BUSY during the stall, every send started in it answered within
  * {@link #ANSWER_MS} ms (without the check they would wait for the stall's end), the check's [TIMEOUT_CLEAN_QUEUE]
@@ -52,7 +55,7 @@ class FastFailureStallIT {
      * machine's scheduling, not a check that rests through a quiet interval while requests wait).
      */
     static final long CHECK_LATE_MS = 150;
-    static final java.util.regex.Pattern TIMEOUT_CLEAN = java.util.regex.Pattern.compile("TIMEOUT_CLEAN_QUEUE (\\d+)ms");
+    static final Pattern TIMEOUT_CLEAN = Pattern.compile("TIMEOUT_CLEAN_QUEUE (\\d+)ms");
     /** Past the check's first run, 1 s after the broker's start; the stall then comes at the first send after it. */
     static final long CHECK_START_MS = 1_500;
 
@@ -78,7 +81,7 @@ class FastFailureStallIT {
             for (Sent s : inStall) {
                 assertTrue(s.ms <= ANSWER_MS, r.name + ": a send started " + (s.start - r.stalls.get(0).at)
                     + " ms into the stall took " + s.ms + " ms (" + s.outcome + "): " + report);
-                java.util.regex.Matcher m = TIMEOUT_CLEAN.matcher(s.outcome);
+                Matcher m = TIMEOUT_CLEAN.matcher(s.outcome);
                 if (m.find()) {
                     assertTrue(Long.parseLong(m.group(1)) <= SEND_QUEUE_LIMIT_MS + CHECK_LATE_MS, r.name + ": the check "
                         + "answered a request " + m.group(1) + " ms after it was queued, over the send queue's "
@@ -117,7 +120,7 @@ class FastFailureStallIT {
                 + ", longest of those " + (stalls.isEmpty() ? -1
                     : inStall().stream().mapToLong(Sent::ms).max().orElse(-1)) + " ms" + (stalls.isEmpty() ? ""
                     : " (each: ms into the stall +ms taken " + inStall().stream().map(x -> (x.start - stalls.get(0).at)
-                        + "+" + x.ms + " " + x.outcome).collect(java.util.stream.Collectors.joining(", ")) + ")");
+                        + "+" + x.ms + " " + x.outcome).collect(Collectors.joining(", ")) + ")");
         }
     }
 
@@ -185,7 +188,7 @@ class FastFailureStallIT {
     /** "[TIMEOUT_CLEAN_QUEUE] 207ms": which check answered, and how long the request had waited in its queue then. */
     private static String busyRemark(Throwable e) {
         String m = String.valueOf(e.getMessage()) + " " + (e.getCause() != null ? e.getCause().getMessage() : "");
-        java.util.regex.Matcher r = java.util.regex.Pattern.compile("\\[([A-Z_]+)\\].*?period in queue: (\\d+)ms").matcher(m);
+        Matcher r = Pattern.compile("\\[([A-Z_]+)\\].*?period in queue: (\\d+)ms").matcher(m);
         return r.find() ? " [" + r.group(1) + " " + r.group(2) + "ms]" : "";
     }
 
