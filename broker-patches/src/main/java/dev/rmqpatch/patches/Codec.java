@@ -199,6 +199,17 @@ final class Codec {
     static final MethodRef FAST_FAILURE_BROKER_CONFIG = new MethodRef(FAST_FAILURE_TICKS, "brokerConfig",
         "(L" + Stock.BROKER_CONTROLLER + ";)Lorg/apache/rocketmq/common/BrokerConfig;");
 
+    // P40
+    static final String DELAY_LEVEL_REST = "dev/rmqpatch/codec/latency/DelayLevelRest";
+    static final MethodRef DELAY_INDEX_BUFFER = new MethodRef(DELAY_LEVEL_REST, "indexBuffer",
+        "(L" + Stock.CONSUME_QUEUE + ";" + Stock.CQ_GET_INDEX_BUFFER.desc.substring(1));
+    static final MethodRef DELAY_SCHEDULE = new MethodRef(DELAY_LEVEL_REST, "schedule",
+        "(Ljava/util/concurrent/ScheduledExecutorService;" + Stock.SCHEDULE_ONCE.desc.substring(1));
+    static final MethodRef DELAY_TIMER_SCHEDULE = new MethodRef(DELAY_LEVEL_REST, "schedule",
+        "(Ljava/util/Timer;" + Stock.TIMER_SCHEDULE.desc.substring(1));
+    static final MethodRef DELAY_DISPATCHED = new MethodRef(DELAY_LEVEL_REST, "putMessagePositionInfo",
+        "(L" + Stock.DEFAULT_MESSAGE_STORE + ";" + Stock.STORE_PUT_POSITION_INFO.desc.substring(1));
+
     // P26
     static final String CLIENT_PIPELINE = REMOTING + "ClientPipeline";
     static final MethodRef CLIENT_PIPELINE_ADD_FIRST = new MethodRef(CLIENT_PIPELINE, "addFirst",

@@ -48,6 +48,7 @@ public final class Patches {
         new HaAckPerReadPatch(),
         new ReputWakeupPatch(),
         new FastFailureTicksPatch(),
+        new DelayLevelRestPatch(),
         new BrokerConfigGuardPatch(),
         new FilterServerShellPatch(),
         new NamesrvConfigGuardPatch(),

@@ -246,6 +246,19 @@ final class Stock {
         "scheduleAtFixedRate", "(Ljava/lang/Runnable;JJLjava/util/concurrent/TimeUnit;)Ljava/util/concurrent/ScheduledFuture;");
     static final MethodRef GET_BROKER_CONFIG = new MethodRef(BROKER_CONTROLLER, "getBrokerConfig",
         "()Lorg/apache/rocketmq/common/BrokerConfig;");
+    /** P40's targets: a delay level's task (its read of the queue, its rescheduling) and the consume queues' dispatch. */
+    static final String SCHEDULE_TASK = "org/apache/rocketmq/store/schedule/ScheduleMessageService$DeliverDelayedMessageTimerTask";
+    static final MethodRef SCHEDULE_TASK_EXECUTE = new MethodRef(SCHEDULE_TASK, "executeOnTimeup", "()V");
+    static final MethodRef SCHEDULE_TASK_NEXT = new MethodRef(SCHEDULE_TASK, "scheduleNextTimerTask", "(JJ)V");
+    static final MethodRef CQ_GET_INDEX_BUFFER = new MethodRef(CONSUME_QUEUE, "getIndexBuffer",
+        "(J)Lorg/apache/rocketmq/store/SelectMappedBufferResult;");
+    static final MethodRef SCHEDULE_ONCE = new MethodRef("java/util/concurrent/ScheduledExecutorService", "schedule",
+        "(Ljava/lang/Runnable;JLjava/util/concurrent/TimeUnit;)Ljava/util/concurrent/ScheduledFuture;");
+    static final MethodRef TIMER_SCHEDULE = new MethodRef("java/util/Timer", "schedule", "(Ljava/util/TimerTask;J)V");
+    static final MethodRef BUILD_CQ_DISPATCH = new MethodRef(DEFAULT_MESSAGE_STORE + "$CommitLogDispatcherBuildConsumeQueue",
+        "dispatch", "(Lorg/apache/rocketmq/store/DispatchRequest;)V");
+    static final MethodRef STORE_PUT_POSITION_INFO = new MethodRef(DEFAULT_MESSAGE_STORE, "putMessagePositionInfo",
+        "(Lorg/apache/rocketmq/store/DispatchRequest;)V");
     static final MethodRef COMMIT_LOG_HANDLE_DISK_FLUSH = new MethodRef(COMMIT_LOG, "handleDiskFlush",
         "(L" + APPEND_MESSAGE_RESULT + ";Lorg/apache/rocketmq/store/PutMessageResult;"
         + "Lorg/apache/rocketmq/common/message/MessageExt;)V");

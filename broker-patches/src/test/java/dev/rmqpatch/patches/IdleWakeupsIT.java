@@ -28,14 +28,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The timer threads of an idle, real patched 4.9.0 broker (JDK 8 where there is one), counted from /proc (context
- * switches over 3 s: counts, not timings), first with stock's cadences ({@code -Drmqpatch.disable=P13,P39}; P38 ships
- * off), then with {@code -Drmqpatch.enable=P38} and every other patch on:
+ * switches over 3 s: counts, not timings), first with stock's cadences ({@code -Drmqpatch.disable=P13,P39,P40}; P38
+ * ships off), then with {@code -Drmqpatch.enable=P38} and every other patch on:
  * <ul>
  * <li>P38: the store's dispatch thread (ReputMessageService) sleeps stock's 1 ms, thousands of switches, against at
  * most a few hundred;</li>
  * <li>P39: the BrokerFastFailure thread, stock's 10 ms timer (about 300), against about 30;</li>
  * <li>P13: the GroupTransferService thread, whose 10 ms round only looks for timeouts once P13 answers the sends
- * (about 300), against about 30.</li>
+ * (about 300), against about 30;</li>
+ * <li>P40: the schedule service's timer (4.9.0's one thread, which serves the 18 delay levels' 100 ms looks together:
+ * 300-541 switches in 20 s idle, docs/results/reput-idle-2026-11-29/), against a handful (its offsets' persisting, every
+ * 10 s).</li>
  * </ul>
  * Then, on the second broker, a push consumer (long polling, which the dispatch wakes) receives every message sent one
  * at a time to the idle broker by each put path: synchronous and asynchronous sends and a batch
@@ -47,20 +50,22 @@ class IdleWakeupsIT {
     private static final String REPUT = "ReputMessageSer";
     private static final String FAST_FAILURE = "BrokerFastFailu";
     private static final String TRANSFER = "GroupTransferSe";
+    private static final String SCHEDULE = "ScheduleMessage";
+    private static final List<String> TIMERS = List.of(REPUT, FAST_FAILURE, TRANSFER, SCHEDULE);
     private static final long IDLE_MS = 3_000;
 
     @Test
     void anIdleBrokersTimerThreadsRestAndEveryPutPathWakesTheDispatch() throws Exception {
         Map<String, Long> stock;
         try (TestCluster tc = new TestCluster(TestCluster.dist("patched"), "broker.conf")
-                .javaOpt("-Drmqpatch.disable=P13,P39").preferJdk8().start()) {
+                .javaOpt("-Drmqpatch.disable=P13,P39,P40").preferJdk8().start()) {
             stock = idleSwitches(tc.cluster().brokerPid());
         }
         try (TestCluster cluster = new TestCluster(TestCluster.dist("patched"), "broker.conf")
                 .javaOpt("-Drmqpatch.enable=P38").preferJdk8().start()) {
             Map<String, Long> patched = idleSwitches(cluster.cluster().brokerPid());
             String report = "IdleWakeupsIT: idle threads' context switches in " + IDLE_MS + " ms: stock's cadences "
-                + "(P38 off, -Drmqpatch.disable=P13,P39) " + stock + ", patched with P38 " + patched;
+                + "(P38 off, -Drmqpatch.disable=P13,P39,P40) " + stock + ", patched with P38 " + patched;
             System.out.println(report);
             assertTrue(stock.get(REPUT) > 1_200, "P38 off: the 1 ms sleep: " + report);
             assertTrue(patched.get(REPUT) < 600, "P38: idle, at most about 100 wake-ups a second: " + report);
@@ -68,6 +73,8 @@ class IdleWakeupsIT {
             assertTrue(patched.get(FAST_FAILURE) < 100, "P39: idle, about 10 wake-ups a second: " + report);
             assertTrue(stock.get(TRANSFER) > 150, "P13 off: the 10 ms round: " + report);
             assertTrue(patched.get(TRANSFER) < 100, "P13: no request waits, about 10 wake-ups a second: " + report);
+            assertTrue(stock.get(SCHEDULE) > 25, "P40 off: 18 levels every 100 ms: " + report);
+            assertTrue(patched.get(SCHEDULE) < 10, "P40: no delayed message stored, the levels rest: " + report);
             everyPutPathIsConsumed(cluster.namesrvAddr());
         }
     }
@@ -138,16 +145,16 @@ class IdleWakeupsIT {
         return new Message(topic, "t", body.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Context switches of the broker's three timer threads over {@link #IDLE_MS} of an idle broker, measured together. */
+    /** Context switches of the broker's timer threads over {@link #IDLE_MS} of an idle broker, measured together. */
     private static Map<String, Long> idleSwitches(long pid) throws IOException, InterruptedException {
         Thread.sleep(2_000);
         Map<String, Long> before = new LinkedHashMap<>();
-        for (String t : List.of(REPUT, FAST_FAILURE, TRANSFER)) {
+        for (String t : TIMERS) {
             before.put(t, ThreadSwitches.of(pid, t));
         }
         Thread.sleep(IDLE_MS);
         Map<String, Long> out = new LinkedHashMap<>();
-        for (String t : List.of(REPUT, FAST_FAILURE, TRANSFER)) {
+        for (String t : TIMERS) {
             out.put(t, ThreadSwitches.of(pid, t) - before.get(t));
         }
         return out;

@@ -50,6 +50,9 @@ public final class StockClientRoundTrip {
         String namesrv = args[0];
         String topic = args[1];
         int n = Integer.parseInt(args[2]);
+        // With rt.delayLevel every message is a delayed one: stored in SCHEDULE_TOPIC_XXXX, delivered by the broker's
+        // schedule service when due (level 1: 1 s), and read back from its topic as the others are.
+        int delayLevel = Integer.getInteger("rt.delayLevel", 0);
         RPCHook acl = System.getProperty("rt.accessKey") == null ? null : new AclClientRPCHook(
             new SessionCredentials(System.getProperty("rt.accessKey"), System.getProperty("rt.secretKey")));
         DefaultMQProducer producer = new DefaultMQProducer("rt-producer", acl);
@@ -63,6 +66,9 @@ public final class StockClientRoundTrip {
             m.putUserProperty("seq", Integer.toString(i));
             m.putUserProperty("city", "Zürich-東京-" + i);
             m.putUserProperty("spaces", " a b ");
+            if (delayLevel > 0) {
+                m.setDelayTimeLevel(delayLevel);
+            }
             SendResult r = producer.send(m);
             if (r.getSendStatus() != SendStatus.SEND_OK) {
                 notOk++;
@@ -85,6 +91,9 @@ public final class StockClientRoundTrip {
                 received++;
                 Message want = sent.get(got.getKeys());
                 String why = compare(want, got);
+                if (why == null && delayLevel > 0 && !topic.equals(got.getProperty(MessageConst.PROPERTY_REAL_TOPIC))) {
+                    why = "not delivered by the schedule service (no " + MessageConst.PROPERTY_REAL_TOPIC + ")";
+                }
                 if (why != null) {
                     mismatches++;
                     System.out.println("MISMATCH " + got.getKeys() + ": " + why);
@@ -105,7 +114,9 @@ public final class StockClientRoundTrip {
         }
         for (Map.Entry<String, String> e : want.getProperties().entrySet()) {
             // WAIT only steers the broker while it handles the send; the patched broker does not store it (P3).
-            if (e.getKey().equals(MessageConst.PROPERTY_WAIT_STORE_MSG_OK)) {
+            // DELAY: the schedule service clears it when it stores the due message in its topic, stock and patched.
+            if (e.getKey().equals(MessageConst.PROPERTY_WAIT_STORE_MSG_OK)
+                || e.getKey().equals(MessageConst.PROPERTY_DELAY_TIME_LEVEL)) {
                 continue;
             }
             if (!e.getValue().equals(got.getProperty(e.getKey()))) {

@@ -33,7 +33,7 @@ public final class PatchSwitches {
             "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
             "P16", "P17", "P18", "P19", "P20",
             "P21", "P22", "P23", "P24",
-            "P26", "P27", "P28", "P30", "P31", "P32", "P33", "P34", "P35", "P36", "P37", "P38", "P39",
+            "P26", "P27", "P28", "P30", "P31", "P32", "P33", "P34", "P35", "P36", "P37", "P38", "P39", "P40",
             "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"));
 
     /** The start-up switch for the patches that ship off: comma-separated ids from {@link #OFF_BY_DEFAULT}. */
@@ -89,6 +89,7 @@ public final class PatchSwitches {
     public static final boolean P37 = !OFF.contains("P37");
     public static final boolean P38 = !OFF.contains("P38");
     public static final boolean P39 = !OFF.contains("P39");
+    public static final boolean P40 = !OFF.contains("P40");
     public static final boolean S1 = !OFF.contains("S1");
     public static final boolean S2 = !OFF.contains("S2");
     public static final boolean S3 = !OFF.contains("S3");
