@@ -80,15 +80,17 @@ class PatchLibIT {
                 DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib", 100);
                 // P40 (its 4.9.3+ variant): the 18 delay levels' pool rests while no delayed message is stored (stock
                 // 4.9.8's switches about 430 times a second idle: docs/results/idle-timers-2026-11-30/), then the
-                // schedule service still delivers delayed messages when due.
+                // schedule service still delivers delayed messages when due (once per release: on JDK 8).
                 long before = ThreadSwitches.of(cluster.cluster().brokerPid(), "ScheduleMessage");
                 Thread.sleep(1_000);
                 long idle = ThreadSwitches.of(cluster.cluster().brokerPid(), "ScheduleMessage") - before;
                 System.out.println("[PatchLibIT] " + stock.getFileName() + ": the schedule service's switches in 1 s "
                     + "with no delayed message: " + idle);
                 assertTrue(idle < 40, "schedule service's switches in 1 s with no delayed message: " + idle);
-                DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib, delayed messages",
-                    Path.of(System.getProperty("rmqpatch.stock.lib")), "RoundTripDelayed", 20, "-Drt.delayLevel=1");
+                if (javaHome != null) {
+                    DropInIT.roundTrip(cluster, stock.getFileName() + " patched by patch-lib, delayed messages",
+                        Path.of(System.getProperty("rmqpatch.stock.lib")), "RoundTripDelayed", 20, "-Drt.delayLevel=1");
+                }
                 String line = Files.readAllLines(cluster.brokerLog(), StandardCharsets.UTF_8).stream()
                     .filter(l -> l.contains("rmqpatch: patches in the jars: ")).findFirst()
                     .orElseThrow(() -> new AssertionError("no rmqpatch start-up line in " + cluster.brokerLog()));
