@@ -52,15 +52,19 @@ final class DelayLevelRestPatch implements Patch {
     @Override
     public String why() {
         return "On a master the 18 delay levels' runs find nothing 180 times a second when no delayed message is "
-            + "stored: on 4.9.8's pool of 18 threads about 440 context switches and 9-15 ms of CPU a second on JDK 8 "
-            + "(docs/results/idle-timers-2026-11-30/), whatever the master's load, a fixed cost that weighs most at the "
-            + "low rates where the pair's ratio to stock 4.9.8 is least favourable (BENCHMARKS rows 109 and 112).";
+            + "stored: on 4.9.8's pool of 18 threads about 430 context switches and 8-13 ms of CPU a second on JDK 8 "
+            + "(docs/results/idle-timers-2026-11-30/ and p40-2026-11-30/; 4.9.0's one timer thread serves them "
+            + "together, 15-27 switches a second), whatever the master's load: a fixed cost that weighs most at the "
+            + "low rates where the pair's ratio to stock 4.9.8 is least favourable (BENCHMARKS rows 109 and 112). With "
+            + "P40 the idle pool used 2 ms of CPU and 7-9 switches in 20 s (row 114); side by side under load (400 "
+            + "msg/s, the pair) its saving, about 4% of the pair there, was not resolved (1.018, 0.964-1.075).";
     }
 
     @Override
     public String verification() {
-        return "The schedule service's threads of an idle patched master switch context a few times in 3 s, stock's "
-            + "(and with -Drmqpatch.disable=P40) hundreds (/proc/<pid>/task/*/status, threads ScheduleMessageTimerThread*); "
+        return "The schedule service's threads of an idle patched master hardly switch context (none in 1-3 s in "
+            + "the tests), stock's (and with -Drmqpatch.disable=P40) about 430 times a second on 4.9.3+'s pool and "
+            + "15-27 on 4.9.0's timer (/proc/<pid>/task/*/status, threads ScheduleMessageTimerThread*); "
             + "a consumer still receives every delayed message sent to the idle broker, on 4.9.0 and each later release; "
             + "upstream's ScheduleMessageServiceTest passes on the patched jars.";
     }
@@ -73,7 +77,8 @@ final class DelayLevelRestPatch implements Patch {
     @Override
     public String benchmark() {
         return "end to end: scripts/compare.sh --efficiency --topology ms-sync, variants 4.9.8-patched and "
-            + "4.9.8-patched-without-P40; the idle wake-ups are counted by its IT";
+            + "4.9.8-patched-without-P40; the idle threads' CPU and switches by "
+            + "docs/results/reput-idle-2026-11-29/idle-threads.sh";
     }
 
     @Override

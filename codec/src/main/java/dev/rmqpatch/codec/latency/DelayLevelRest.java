@@ -24,8 +24,9 @@ import org.apache.rocketmq.store.SelectMappedBufferResult;
  * again 100 ms later ({@code DELAY_FOR_A_WHILE}): on 4.9.0-4.9.2 on one {@code java.util.Timer}, from 4.9.3 on a
  * pool of 18 threads. When the queue holds nothing past the offset ({@code getIndexBuffer} returns null), the run
  * found nothing and the next one, 100 ms later, will find nothing either unless a delayed message of that level was
- * dispatched meanwhile: on a master that stores no delayed messages, 180 runs a second that find nothing (about 440
- * context switches a second and 9-15 ms of CPU on 4.9.8's pool, JDK 8: docs/results/idle-timers-2026-11-30/).
+ * dispatched meanwhile: on a master that stores no delayed messages, 180 runs a second that find nothing (about 430
+ * context switches a second and 8-13 ms of CPU on 4.9.8's pool, JDK 8: docs/results/idle-timers-2026-11-30/ and
+ * p40-2026-11-30/).
  *
  * <p>Here three calls of stock's code go through this class:
  * <ul>
