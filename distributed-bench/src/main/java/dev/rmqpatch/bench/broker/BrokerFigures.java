@@ -19,7 +19,7 @@ public final class BrokerFigures {
     public Double gcCollections;
     /** Cores' worth of CPU the broker JVM used on average. */
     public Double brokerCores;
-    /** Cores' worth of CPU used by the whole machine, and by each role. */
+    /** Cores' worth of CPU used by the whole machine (wall time minus idle, every process and the kernel), and by each role. */
     public Double machineBusyCores;
     public Map<String, Double> roleCores;
     /** Machine CPU not explained by any process of the run: other load that distorts the numbers. */
@@ -64,8 +64,8 @@ public final class BrokerFigures {
             if (start.brokerCpuNanos != null && end.brokerCpuNanos != null) {
                 f.brokerCores = (double) (end.brokerCpuNanos - start.brokerCpuNanos) / wall;
             }
-            if (start.machineBusyNanos != null && end.machineBusyNanos != null) {
-                f.machineBusyCores = (double) (end.machineBusyNanos - start.machineBusyNanos) / wall;
+            if (start.machineIdleNanos != null && end.machineIdleNanos != null && end.machineCpus > 0) {
+                f.machineBusyCores = Math.max(0, end.machineCpus - (double) (end.machineIdleNanos - start.machineIdleNanos) / wall);
             }
             if (start.roleCpuNanos != null && end.roleCpuNanos != null) {
                 f.roleCores = new LinkedHashMap<>();

@@ -47,8 +47,11 @@ public final class BrokerProbe {
         s.wallNanos = System.nanoTime();
         s.brokerCpuNanos = brokerPid == null ? null : ProcStat.processCpuNanos(brokerPid);
         s.brokerThreads = brokerPid == null ? null : ThreadSnapshot.of(brokerPid);
-        long[] machine = ProcStat.machineCpuNanos();
-        s.machineBusyNanos = machine == null ? null : machine[0];
+        ProcStat.MachineIdle machine = ProcStat.machineIdle();
+        if (machine != null) {
+            s.machineIdleNanos = machine.idleNanos();
+            s.machineCpus = machine.cpus();
+        }
         s.roleCpuNanos = new LinkedHashMap<>();
         for (Map.Entry<String, List<Long>> role : rolePids.entrySet()) {
             long total = 0;

@@ -17,7 +17,16 @@ public enum CpuMeasure {
     PAIR("pairCpuUsPerMsg", "pair", "SYNC_MASTER + SLAVE JVMs together", "per message the master stored", w -> w.pairCpuUsPerMsg),
     /** --clients: the window's client's agent JVMs (whole processes, /proc), per message that client sent or received. */
     CLIENT("clientCpuUsPerMsg", "client", "the client's agent JVM(s), whole processes", "per message the client sent (acknowledged) "
-        + "or, consumer side, received", w -> w.clientCpuUsPerMsg);
+        + "or, consumer side, received", w -> w.clientCpuUsPerMsg),
+    /**
+     * The whole machine's CPU time not idle over the window, per message stored: what no attribution to processes can
+     * miss (interrupts handled while a CPU was otherwise idle, kernel threads), but also the agents, the name servers
+     * and the other variants' idle brokers, which differ by variant (each is measured beside the others): a check on the
+     * main figure, not a replacement. Local brokers only.
+     */
+    MACHINE("machineCpuUsPerMsg", "machine", "this machine's CPUs, time not idle (every process of the run including the agents and "
+        + "the other variants' idle brokers, the kernel, interrupts; wall time x CPUs minus /proc/stat idle)", "per message stored",
+        w -> w.machineCpuUsPerMsg);
 
     /** The field's name in results.json, in the window and in the variant. */
     public final String field;
@@ -48,6 +57,8 @@ public enum CpuMeasure {
                 return v.slaveCpuUsPerMsg;
             case CLIENT:
                 return v.clientCpuUsPerMsg;
+            case MACHINE:
+                return v.machineCpuUsPerMsg;
             default:
                 return v.pairCpuUsPerMsg;
         }
@@ -63,6 +74,9 @@ public enum CpuMeasure {
                 break;
             case CLIENT:
                 v.clientCpuUsPerMsg = f;
+                break;
+            case MACHINE:
+                v.machineCpuUsPerMsg = f;
                 break;
             default:
                 v.pairCpuUsPerMsg = f;
@@ -87,6 +101,8 @@ public enum CpuMeasure {
     /** The figures a run with this main figure reports, this one first. */
     public List<CpuMeasure> reported() {
         // A client comparison shows the one broker's CPU over the same windows beside it: the clients should not change it.
-        return this == PAIR ? List.of(PAIR, BROKER, SLAVE) : this == CLIENT ? List.of(CLIENT, BROKER) : List.of(this);
+        // The machine's comes last everywhere: a check that the saving is not moved out of the measured processes.
+        return this == PAIR ? List.of(PAIR, BROKER, SLAVE, MACHINE) : this == CLIENT ? List.of(CLIENT, BROKER, MACHINE)
+            : List.of(this, MACHINE);
     }
 }

@@ -81,6 +81,8 @@ public final class EfficiencyResults {
         public CpuFigure pairCpuUsPerMsg;
         /** --clients only: the client's agent JVMs' CPU per message it handled, the run's main figure there. */
         public CpuFigure clientCpuUsPerMsg;
+        /** Local brokers: the whole machine's CPU time not idle per message stored, with its ratio ({@link CpuMeasure#MACHINE}). */
+        public CpuFigure machineCpuUsPerMsg;
         /** --clients only: how this client's agent JVMs were started and what they loaded. */
         public ClientSetup client;
         public WindowStats storedBytesPerMsg;

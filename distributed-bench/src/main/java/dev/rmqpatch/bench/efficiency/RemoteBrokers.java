@@ -223,7 +223,7 @@ final class RemoteBrokers implements AutoCloseable {
         JmxBrokerProbe slaves = slaveJmx.get(i);
         return () -> {
             BrokerSample s = counters.sample();
-            s.machineBusyNanos = null;
+            s.machineIdleNanos = null;
             jmx.fill(s);
             if (slaves != null) {
                 Long cpu = slaves.sample().cpuNanos();

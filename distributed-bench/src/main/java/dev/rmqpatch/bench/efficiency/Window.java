@@ -61,6 +61,8 @@ public final class Window {
     /** ms-sync: the slave JVM's, per message the master stored. */
     public ThreadCosts slaveThreads;
     public Double gcPauseMs;
+    /** The whole machine's CPU time not idle over the window, per message stored ({@link CpuMeasure#MACHINE}). */
+    public Double machineCpuUsPerMsg;
     /** Busy CPU of the machine not explained by any process of the run, cores: other load. */
     public Double otherCpuCores;
     /** Agent side: answers and failures of the sends issued in the window. */

@@ -300,6 +300,9 @@ final class WindowRunner {
         w.slaveThreads = f.roleThreads == null ? null : f.roleThreads.get(EfficiencyPlan.SLAVE_ROLE);
         w.gcPauseMs = f.gcPauseMillis;
         w.otherCpuCores = f.otherCores;
+        if (f.machineBusyCores != null && f.messagesStored != null && f.messagesStored > 0) {
+            w.machineCpuUsPerMsg = f.machineBusyCores * f.windowSeconds * 1e6 / f.messagesStored;
+        }
         Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyPlan.SLAVE_ROLE);
         if (slaveCores != null && f.messagesStored != null && f.messagesStored > 0) {
             w.slaveCpuUsPerMsg = slaveCores * f.windowSeconds * 1e6 / f.messagesStored;

@@ -1,9 +1,9 @@
 package dev.rmqpatch.bench.broker;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -18,10 +18,13 @@ class ProcStatTest {
     }
 
     @Test
-    void machineBusyExcludesIdleAndIowait() {
-        long[] t = ProcStat.parseMachineTicks("cpu  100 5 50 1000 20 1 2 3 7 0");
-        // user nice system idle iowait irq softirq steal; guest (7) is already inside user.
-        assertArrayEquals(new long[] {100 + 5 + 50 + 1 + 2 + 3, 100 + 5 + 50 + 1000 + 20 + 1 + 2 + 3}, t);
+    void machineIdleIsIdleIowaitAndStealOverEveryCpu() {
+        // user nice system idle iowait irq softirq steal guest guest_nice; guest (7) is already inside user.
+        ProcStat.MachineIdle m = ProcStat.parseMachineIdle(java.util.List.of("cpu  100 5 50 1000 20 1 2 3 7 0",
+            "cpu0 50 2 25 500 10 0 1 2 3 0", "cpu1 50 3 25 500 10 1 1 1 4 0", "intr 12345 0 0", "ctxt 999"));
+        assertEquals(2, m.cpus());
+        assertEquals(ProcStat.ticksToNanos(1000 + 20 + 3), m.idleNanos());
+        assertThrows(IllegalArgumentException.class, () -> ProcStat.parseMachineIdle(java.util.List.of("intr 1")));
     }
 
     @Test
@@ -30,9 +33,10 @@ class ProcStatTest {
         assertNotNull(self);
         assertTrue(self > 0);
         assertNull(ProcStat.processCpuNanos(Long.MAX_VALUE));
-        long[] machine = ProcStat.machineCpuNanos();
+        ProcStat.MachineIdle machine = ProcStat.machineIdle();
         assertNotNull(machine);
-        assertTrue(machine[0] > 0 && machine[1] >= machine[0]);
+        assertTrue(machine.cpus() >= Runtime.getRuntime().availableProcessors(), "every online CPU: " + machine.cpus());
+        assertTrue(machine.idleNanos() > 0);
     }
 
     @Test
@@ -55,7 +59,8 @@ class ProcStatTest {
         a.brokerCpuNanos = 10_000_000_000L;
         a.gcPauseMillis = 100.0;
         a.gcCollections = 3.0;
-        a.machineBusyNanos = 0L;
+        a.machineIdleNanos = 0L;
+        a.machineCpus = 2;
         a.roleCpuNanos = new java.util.LinkedHashMap<>(java.util.Map.of("broker", 10_000_000_000L));
         BrokerSample b = new BrokerSample();
         b.wallNanos = 10_000_000_000L;
@@ -64,7 +69,8 @@ class ProcStatTest {
         b.brokerCpuNanos = 20_000_000_000L;
         b.gcPauseMillis = 160.0;
         b.gcCollections = 7.0;
-        b.machineBusyNanos = 15_000_000_000L;
+        b.machineIdleNanos = 5_000_000_000L;
+        b.machineCpus = 2;
         b.roleCpuNanos = new java.util.LinkedHashMap<>(java.util.Map.of("broker", 20_000_000_000L));
         BrokerFigures f = BrokerFigures.between(a, b);
         assertEquals(200_000L, f.messagesStored);

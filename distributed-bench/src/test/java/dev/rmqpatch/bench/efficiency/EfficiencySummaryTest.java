@@ -390,6 +390,41 @@ class EfficiencySummaryTest {
     }
 
     @Test
+    void theWholeMachinesCpuPerMessageIsReportedLastWithItsOwnRatioAndNoneForRemoteBrokers() {
+        EfficiencyResults r = run();
+        r.mainFigure = CpuMeasure.PAIR.name();
+        Random random = new Random(7);
+        for (Window w : r.windows) {
+            // The pair 30% cheaper patched; the machine adds 60 us/msg of agents and kernel to both: its ratio is nearer 1.
+            boolean patched = w.variant.endsWith("patched");
+            w.brokerCpuUsPerMsg = 80 * (patched ? 0.70 : 1.0) * Math.exp(0.02 * random.nextGaussian());
+            w.slaveCpuUsPerMsg = 40 * (patched ? 0.70 : 1.0) * Math.exp(0.02 * random.nextGaussian());
+            w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
+            w.machineCpuUsPerMsg = w.pairCpuUsPerMsg + 60 * Math.exp(0.02 * random.nextGaussian());
+        }
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
+        EfficiencyResults.VariantResult patched = r.variants.get(1);
+        assertEquals(0.70, patched.pairCpuUsPerMsg.ratio, 0.02);
+        assertEquals((120 * 0.70 + 60) / 180, patched.machineCpuUsPerMsg.ratio, 0.02);
+        assertEquals(EfficiencySummary.RESOLVED, patched.machineCpuUsPerMsg.verdict);
+        assertEquals(180, r.variants.get(0).machineCpuUsPerMsg.median, 9);
+        String table = EfficiencyTable.render(r);
+        String header = table.lines().filter(l -> l.startsWith("variant")).findFirst().orElseThrow();
+        assertTrue(header.indexOf("slave us/msg") < header.indexOf("machine us/msg"), header);
+        assertTrue(table.contains("machine us/msg: this machine's CPUs, time not idle"), table);
+        String patchedRow = table.lines().filter(l -> l.startsWith("4.9.0-patched")).findFirst().orElseThrow();
+        assertTrue(patchedRow.contains(String.format(java.util.Locale.ROOT, "%.3f", patched.machineCpuUsPerMsg.ratio)), patchedRow);
+
+        for (Window w : r.windows) {
+            w.machineCpuUsPerMsg = null;  // remote brokers: this machine says nothing about their hosts
+        }
+        EfficiencySummary.summarize(r, Placement.UNPINNED);
+        assertNull(r.variants.get(1).machineCpuUsPerMsg);
+        assertEquals(0.70, r.variants.get(1).pairCpuUsPerMsg.ratio, 0.02, "the main figure does not need the machine's");
+        assertTrue(EfficiencyTable.render(r).contains("machine us/msg"), "the column stays, with - in the rows");
+    }
+
+    @Test
     void msSyncsMainFigureIsThePairMasterPlusSlaveWithTheMastersAndTheSlavesBesideIt() throws Exception {
         EfficiencyResults r = run();
         r.mainFigure = CpuMeasure.PAIR.name();
