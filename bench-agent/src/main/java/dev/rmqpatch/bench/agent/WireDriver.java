@@ -357,19 +357,28 @@ final class WireDriver implements LoadDriver {
     /**
      * Sends run on the event loops only: once every loop has run a task queued after the loop's stop, no send is between
      * counting itself sent and marking its slot pending, so the count of requests in flight is exact. Then waits for
-     * the answers (each slot has at most one), up to the deadline.
+     * the answers (each slot has at most one), up to the deadline. The path that ends a request (answer, timeout, lost
+     * connection, all on the loops) frees its slot first and counts the outcome after, so once no slot is pending one
+     * more task on every loop lets an outcome whose slot was just freed be counted before the caller reads the counts
+     * (without it, a CI run once read counts that did not add up).
      */
     @Override
     public long drain(long deadlineMs) {
-        for (EventExecutor loop : loops) {
-            loop.submit(() -> { }).awaitUninterruptibly(2000);
-        }
+        awaitLoops();
         long inFlight = pendingCount();
         while (inFlight > 0 && System.currentTimeMillis() < deadlineMs) {
             sleepQuietly(10);
             inFlight = pendingCount();
         }
+        awaitLoops();
         return inFlight;
+    }
+
+    /** Runs an empty task on every event loop and waits for it (2 s at most each): what a loop was doing has finished. */
+    private void awaitLoops() {
+        for (EventExecutor loop : loops) {
+            loop.submit(() -> { }).awaitUninterruptibly(2000);
+        }
     }
 
     private long pendingCount() {
