@@ -29,6 +29,11 @@ public final class BrokerFigures {
     /** The same for the processes of the roles whose threads were snapshot, per message the broker stored. */
     public Map<String, ThreadCosts> roleThreads;
 
+    /** CPU used at {@code cores} over this window, in microseconds per message stored in it; null without a count. */
+    public Double usPerMessage(Double cores) {
+        return cores == null || messagesStored == null || messagesStored == 0 ? null : cores * windowSeconds * 1e6 / messagesStored;
+    }
+
     public static BrokerFigures between(BrokerSample start, BrokerSample end) {
         BrokerFigures f = new BrokerFigures();
         long wall = end.wallNanos - start.wallNanos;
@@ -64,8 +69,8 @@ public final class BrokerFigures {
             if (start.brokerCpuNanos != null && end.brokerCpuNanos != null) {
                 f.brokerCores = (double) (end.brokerCpuNanos - start.brokerCpuNanos) / wall;
             }
-            if (start.machineIdleNanos != null && end.machineIdleNanos != null && end.machineCpus > 0) {
-                f.machineBusyCores = Math.max(0, end.machineCpus - (double) (end.machineIdleNanos - start.machineIdleNanos) / wall);
+            if (start.machine != null && end.machine != null) {
+                f.machineBusyCores = Math.max(0, end.machine.cpus() - (double) (end.machine.idleNanos() - start.machine.idleNanos()) / wall);
             }
             if (start.roleCpuNanos != null && end.roleCpuNanos != null) {
                 f.roleCores = new LinkedHashMap<>();

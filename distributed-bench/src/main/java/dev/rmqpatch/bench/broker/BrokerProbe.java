@@ -47,11 +47,7 @@ public final class BrokerProbe {
         s.wallNanos = System.nanoTime();
         s.brokerCpuNanos = brokerPid == null ? null : ProcStat.processCpuNanos(brokerPid);
         s.brokerThreads = brokerPid == null ? null : ThreadSnapshot.of(brokerPid);
-        ProcStat.MachineIdle machine = ProcStat.machineIdle();
-        if (machine != null) {
-            s.machineIdleNanos = machine.idleNanos();
-            s.machineCpus = machine.cpus();
-        }
+        s.machine = ProcStat.machineIdle();
         s.roleCpuNanos = new LinkedHashMap<>();
         for (Map.Entry<String, List<Long>> role : rolePids.entrySet()) {
             long total = 0;

@@ -13,9 +13,8 @@ public final class BrokerSample {
     public Long brokerCpuNanos;
     public Double gcPauseMillis;
     public Double gcCollections;
-    /** Whole machine, all cores: idle (+ iowait + steal) time, and the CPU count; busy = wall x CPUs - idle. */
-    public Long machineIdleNanos;
-    public int machineCpus;
+    /** Whole machine, all cores: idle (+ iowait + steal) time and the CPU count; busy = wall x CPUs - idle. */
+    public ProcStat.MachineIdle machine;
     /** CPU time per role (broker, namesrv, agents, coordinator, sink) of the processes this tool started or knows. */
     public Map<String, Long> roleCpuNanos;
     /** The broker JVM's threads, local brokers only. */

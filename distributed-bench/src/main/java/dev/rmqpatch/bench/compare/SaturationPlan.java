@@ -443,9 +443,7 @@ public final class SaturationPlan implements Plan {
         }
         if (r.broker != null && r.broker.roleCores != null && r.broker.roleCores.get("slave") != null) {
             rep.slaveCores = r.broker.roleCores.get("slave");
-            if (r.broker.messagesStored != null && r.broker.messagesStored > 0) {
-                rep.slaveCpuUsPerMsg = rep.slaveCores * r.broker.windowSeconds * 1e6 / r.broker.messagesStored;
-            }
+            rep.slaveCpuUsPerMsg = r.broker.usPerMessage(rep.slaveCores);
         }
         out.printf("[%s] CommitLog max offset: master %,d, slave %,d%s%n", label, rep.masterCommitLogMaxOffset, rep.slaveCommitLogMaxOffset,
             rep.caughtUp() ? "" : " (slave still " + String.format("%,d", rep.slaveBehindBytes) + " bytes behind after "

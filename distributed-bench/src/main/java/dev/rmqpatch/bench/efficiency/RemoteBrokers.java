@@ -223,7 +223,7 @@ final class RemoteBrokers implements AutoCloseable {
         JmxBrokerProbe slaves = slaveJmx.get(i);
         return () -> {
             BrokerSample s = counters.sample();
-            s.machineIdleNanos = null;
+            s.machine = null;
             jmx.fill(s);
             if (slaves != null) {
                 Long cpu = slaves.sample().cpuNanos();

@@ -300,15 +300,10 @@ final class WindowRunner {
         w.slaveThreads = f.roleThreads == null ? null : f.roleThreads.get(EfficiencyPlan.SLAVE_ROLE);
         w.gcPauseMs = f.gcPauseMillis;
         w.otherCpuCores = f.otherCores;
-        if (f.machineBusyCores != null && f.messagesStored != null && f.messagesStored > 0) {
-            w.machineCpuUsPerMsg = f.machineBusyCores * f.windowSeconds * 1e6 / f.messagesStored;
-        }
-        Double slaveCores = f.roleCores == null ? null : f.roleCores.get(EfficiencyPlan.SLAVE_ROLE);
-        if (slaveCores != null && f.messagesStored != null && f.messagesStored > 0) {
-            w.slaveCpuUsPerMsg = slaveCores * f.windowSeconds * 1e6 / f.messagesStored;
-            if (w.brokerCpuUsPerMsg != null) {
-                w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
-            }
+        w.machineCpuUsPerMsg = f.usPerMessage(f.machineBusyCores);
+        w.slaveCpuUsPerMsg = f.usPerMessage(f.roleCores == null ? null : f.roleCores.get(EfficiencyPlan.SLAVE_ROLE));
+        if (w.slaveCpuUsPerMsg != null && w.brokerCpuUsPerMsg != null) {
+            w.pairCpuUsPerMsg = w.brokerCpuUsPerMsg + w.slaveCpuUsPerMsg;
         }
         clientFigures(w, open, end, reports);
         List<Histogram> latencies = new ArrayList<>();

@@ -59,8 +59,7 @@ class ProcStatTest {
         a.brokerCpuNanos = 10_000_000_000L;
         a.gcPauseMillis = 100.0;
         a.gcCollections = 3.0;
-        a.machineIdleNanos = 0L;
-        a.machineCpus = 2;
+        a.machine = new ProcStat.MachineIdle(0L, 2);
         a.roleCpuNanos = new java.util.LinkedHashMap<>(java.util.Map.of("broker", 10_000_000_000L));
         BrokerSample b = new BrokerSample();
         b.wallNanos = 10_000_000_000L;
@@ -69,8 +68,7 @@ class ProcStatTest {
         b.brokerCpuNanos = 20_000_000_000L;
         b.gcPauseMillis = 160.0;
         b.gcCollections = 7.0;
-        b.machineIdleNanos = 5_000_000_000L;
-        b.machineCpus = 2;
+        b.machine = new ProcStat.MachineIdle(5_000_000_000L, 2);
         b.roleCpuNanos = new java.util.LinkedHashMap<>(java.util.Map.of("broker", 20_000_000_000L));
         BrokerFigures f = BrokerFigures.between(a, b);
         assertEquals(200_000L, f.messagesStored);
