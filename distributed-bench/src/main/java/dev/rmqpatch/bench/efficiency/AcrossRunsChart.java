@@ -59,12 +59,10 @@ final class AcrossRunsChart {
         EfficiencyChart.placeholderIfEmpty(chart);
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
-        if (a.cells.size() < 2) {
-            BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, latency(a)), 1, 2, base, BitmapEncoder.BitmapFormat.PNG);
-            return;
-        }
-        BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(chart, cells(a, main), latency(a), cellsLatency(a)), 2, 2, base,
-            BitmapEncoder.BitmapFormat.PNG);
+        List<XYChart> charts = a.cells.size() < 2 ? List.of(chart, latency(a))
+            : List.of(chart, cells(a, main), latency(a), cellsLatency(a));
+        charts.forEach(EfficiencyChart::fitLegend);
+        BitmapEncoder.saveBitmap(new ArrayList<Chart<?, ?>>(charts), charts.size() / 2, 2, base, BitmapEncoder.BitmapFormat.PNG);
     }
 
     /** Every variant's p99 in each run's headline, the legend naming its p50/p99/p99.9 across runs (each the highest run's). */

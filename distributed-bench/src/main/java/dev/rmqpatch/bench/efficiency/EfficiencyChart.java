@@ -4,6 +4,8 @@ import dev.rmqpatch.bench.pinning.Placement;
 import dev.rmqpatch.bench.report.Format;
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.FontMetrics;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class EfficiencyChart {
             charts.add(rateCurve(r, "p99.9 send latency against rate (dashed: pinned, dotted: split)", "ms",
                 v -> v.latencyMs == null ? null : v.latencyMs.p999));
         }
+        charts.forEach(c -> fitLegend((XYChart) c));
         String file = png.toString();
         String base = file.endsWith(".png") ? file.substring(0, file.length() - 4) : file;
         int rows = charts.size() > 3 ? 2 : 1;
@@ -204,6 +207,32 @@ public final class EfficiencyChart {
             : new BasicStroke(2f));
         return s;
     }
+
+    /**
+     * A legend laid out side by side below the panel is cut off at its edge when its entries are wider than the panel
+     * (four variants' names in a curve run): then one entry per row. Measured with the legend's own font; each entry
+     * also takes its marker or line sample and padding ({@link #LEGEND_ENTRY_EXTRA} px).
+     */
+    static void fitLegend(XYChart chart) {
+        Styler styler = chart.getStyler();
+        if (styler.getLegendLayout() != Styler.LegendLayout.Horizontal) {
+            return;
+        }
+        FontMetrics metrics = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics()
+            .getFontMetrics(styler.getLegendFont());
+        int width = LEGEND_ENTRY_EXTRA;
+        for (XYSeries s : chart.getSeriesMap().values()) {
+            if (s.isShowInLegend()) {
+                width += metrics.stringWidth(s.getName()) + LEGEND_ENTRY_EXTRA;
+            }
+        }
+        if (width > chart.getWidth()) {
+            styler.setLegendLayout(Styler.LegendLayout.Vertical);
+        }
+    }
+
+    /** Room per legend entry beside its text: the marker or line sample and the padding around it, in px. */
+    static final int LEGEND_ENTRY_EXTRA = 50;
 
     static void placeholderIfEmpty(XYChart chart) {
         if (chart.getSeriesMap().isEmpty()) {
