@@ -104,7 +104,9 @@ public final class CompareCommand {
             + " (e.g. " + Variant.patchedReleases().get(Variant.patchedReleases().size() - 1) + "-patched).",
         "                  -without-/-with- as above. compare.sh builds the stock distribution if missing, then this from",
         "                  its lib/ (scripts/build.sh --rocketmq-version V), and again when the stock one changed",
-        "  any <version>[-tuned] works the same way, from Maven Central (not -tuned for 4.9.8 or 5.3.3: their defaults)",
+        "  any <version>[-tuned] works the same way, from Maven Central (not -tuned for 4.9.8 or 5.3.3: their defaults);",
+        "                  4.9.1, 4.9.3, 4.9.4 and 4.9.7 are packaged by broker-patches' build, any other by compiling this",
+        "                  project against it, which 4.9.2 and later do not allow (scripts/build.sh says so)",
         "  <variant>@8     the same, its name server and brokers on JDK 8 (scripts/jdk8.sh fetches one on first use;",
         "                  -Drmqpatch.jdk8.home=DIR points at your own); @17 (the harness's JDK) names it explicitly.",
         "                  Without a suffix the servers run on the JAVA_HOME (else the java on PATH) compare.sh runs with.");
