@@ -5,6 +5,7 @@ import dev.rmqpatch.bench.report.Format;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.FontMetrics;
+import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,6 +31,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public final class EfficiencyChart {
     static final Color[] COLORS = {new Color(0x1F, 0x77, 0xB4), new Color(0xD6, 0x27, 0x28), new Color(0x2C, 0xA0, 0x2C),
         new Color(0xFF, 0x7F, 0x0E), new Color(0x94, 0x67, 0xBD), new Color(0x8C, 0x56, 0x4B)};
+
+    /** Room per legend entry beside its text: the marker or line sample and the padding around it, in px. */
+    static final int LEGEND_ENTRY_EXTRA = 50;
 
     private EfficiencyChart() {
     }
@@ -218,21 +222,22 @@ public final class EfficiencyChart {
         if (styler.getLegendLayout() != Styler.LegendLayout.Horizontal) {
             return;
         }
-        FontMetrics metrics = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics()
-            .getFontMetrics(styler.getLegendFont());
+        Graphics2D g = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
         int width = LEGEND_ENTRY_EXTRA;
-        for (XYSeries s : chart.getSeriesMap().values()) {
-            if (s.isShowInLegend()) {
-                width += metrics.stringWidth(s.getName()) + LEGEND_ENTRY_EXTRA;
+        try {
+            FontMetrics metrics = g.getFontMetrics(styler.getLegendFont());
+            for (XYSeries s : chart.getSeriesMap().values()) {
+                if (s.isShowInLegend()) {
+                    width += metrics.stringWidth(s.getName()) + LEGEND_ENTRY_EXTRA;
+                }
             }
+        } finally {
+            g.dispose();
         }
         if (width > chart.getWidth()) {
             styler.setLegendLayout(Styler.LegendLayout.Vertical);
         }
     }
-
-    /** Room per legend entry beside its text: the marker or line sample and the padding around it, in px. */
-    static final int LEGEND_ENTRY_EXTRA = 50;
 
     static void placeholderIfEmpty(XYChart chart) {
         if (chart.getSeriesMap().isEmpty()) {
