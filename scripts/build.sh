@@ -51,6 +51,8 @@ esac
 SELF=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/.."
 MVN=${MVN:-mvn}
+# The releases whose stock distribution broker-patches' own build packages (its pom's distribution-V executions).
+PACKAGED=$(grep -o '<id>distribution-[0-9.]*</id>' broker-patches/pom.xml | grep -o '[0-9][0-9.]*' | paste -sd, -)
 
 if [ "$VERSION" != 4.9.0 ] && [ "$STOCK_ONLY" = false ]; then
   # A later release's patched distribution: patch-lib on the stock one's lib/, which is built first when missing.
@@ -90,9 +92,9 @@ if [ "$VERSION" = 4.9.8 ] || [ "$VERSION" = 5.3.3 ]; then
   ARGS=(-B --no-transfer-progress -pl broker-patches -am -Dpatches.skip=true -DskipTests
         "-Drmqpatch.stock${VERSION//./}.skip=false")
   GOAL=pre-integration-test
-elif [ "$STOCK_ONLY" = true ] && grep -q "<id>distribution-$VERSION</id>" broker-patches/pom.xml; then
+elif [ "$STOCK_ONLY" = true ] && [[ ",$PACKAGED," == *",$VERSION,"* ]]; then
   # A release whose stock distribution broker-patches' own build makes (from its pinned jars, at pre-integration-test):
-  # not -Drocketmq.version, against whose API (4.9.3 on) the codec does not compile. Makes 4.9.0's distributions too.
+  # not -Drocketmq.version, against whose API (4.9.2 on) the codec does not compile. Makes 4.9.0's distributions too.
   ARGS=(-B --no-transfer-progress -pl broker-patches -am -DskipTests)
   GOAL=pre-integration-test
 elif [ "$STOCK_ONLY" = true ]; then
@@ -111,8 +113,7 @@ START=$(date +%s)
 if ! "$MVN" "${ARGS[@]}" "$GOAL"; then
   if [[ " ${ARGS[*]} " == *" -Drocketmq.version=$VERSION "* ]] && [ "$VERSION" != 4.9.0 ]; then
     echo "build.sh: RocketMQ $VERSION is packaged by compiling this project against its jars, which failed (above; from" \
-      "4.9.2 on the codec does not compile against their API). Packaged without that:" \
-      "$(grep -o '<id>distribution-[0-9.]*</id>' broker-patches/pom.xml | grep -o '[0-9][0-9.]*' | paste -sd, -)" >&2
+      "4.9.2 on the codec does not compile against their API). Packaged without that: $PACKAGED" >&2
   fi
   exit 1
 fi
